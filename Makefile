@@ -1,0 +1,28 @@
+# The two commands a new user needs are `make run` and `make test` (see README.md).
+SWIFT ?= swift
+CONFIG ?= release
+BIN = .build/$(CONFIG)/mediagraph
+
+.PHONY: setup build run test bench clean
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	$(SWIFT) build -c $(CONFIG)
+
+# Sets everything up and runs the main job: the default graph, which writes out/demo.mp4.
+run: build
+	$(BIN) run Graphs/demo.json
+
+# Sets everything up and runs every test (unit and end-to-end) against the release build.
+test: build
+	$(SWIFT) test -c $(CONFIG) --parallel --num-workers 2
+
+# Long measurements against ffmpeg, measured in the same run (not part of the tests).
+bench: build
+	$(SWIFT) build -c $(CONFIG) --product mediagraph-bench
+	.build/$(CONFIG)/mediagraph-bench
+
+clean:
+	rm -rf .build out

@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (see Docs/architecture.md): core at the bottom; kernels, shader, codecs and mp4 beside
+// each other; built-in nodes adapt them to the engine; the CLI on top. A lower module never
+// imports a higher one. Only the codecs module (through the C system-library targets) touches C.
+let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+let fast: [SwiftSetting] = v5 + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+
+let package = Package(
+    name: "MediaGraph",
+    products: [
+        .executable(name: "mediagraph", targets: ["mediagraph"]),
+        .library(name: "MediaGraphCore", targets: ["MediaGraphCore"]),
+        .library(name: "MediaGraphNodes", targets: ["MediaGraphNodes"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // core: time, formats, buffers and pools, ports, nodes, graph, negotiation, scheduler.
+        .target(name: "MediaGraphCore", swiftSettings: v5),
+        // kernels: pixel kernels on plane pointers, SIMD, row bands across cores.
+        .target(name: "MediaGraphKernels", swiftSettings: fast),
+        // shader: the GLSL-like language compiled to row kernels.
+        .target(name: "MediaGraphShader", dependencies: ["MediaGraphKernels"], swiftSettings: fast),
+        // C libraries, each a module map and a shim header only.
+        .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec",
+                       providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
+        .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
+        .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
+        // codecs: thin Swift over libavcodec, libvpx and libswscale.
+        .target(name: "MediaGraphCodecs", dependencies: ["CAVCodec", "CSwscale", "CVPX"], swiftSettings: v5),
+        // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
+        .target(name: "MediaGraphMP4", swiftSettings: v5),
+        // built-in nodes: adapters from the modules above to the node protocols.
+        .target(name: "MediaGraphNodes",
+                dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
+                               "MediaGraphCodecs", "MediaGraphMP4"],
+                swiftSettings: fast),
+        .executableTarget(name: "mediagraph",
+                          dependencies: ["MediaGraphNodes", "MediaGraphCore",
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
+                          swiftSettings: v5),
+
+        .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4"], swiftSettings: v5),
+        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"],
+                    swiftSettings: v5),
+    ]
+)

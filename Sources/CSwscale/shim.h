@@ -1,0 +1,2 @@
+#include <libswscale/swscale.h>
+#include <libavutil/pixfmt.h>

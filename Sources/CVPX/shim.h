@@ -1,0 +1,3 @@
+#include <vpx/vpx_encoder.h>
+#include <vpx/vp8cx.h>
+#include <vpx/vpx_image.h>

@@ -1,0 +1,1 @@
+// Module MediaGraphCodecs: filled in by its own work item.

@@ -1,0 +1,1 @@
+// Module MediaGraphMP4: filled in by its own work item.

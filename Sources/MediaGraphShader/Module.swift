@@ -1,0 +1,1 @@
+// Module MediaGraphShader: filled in by its own work item.

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the system packages MediaGraph builds against and tests with, if any is missing.
+# Idempotent: on a machine that has them all, it does nothing (no apt-get update).
+set -euo pipefail
+pkgs=(pkg-config libavcodec-dev libavutil-dev libswscale-dev libvpx-dev ffmpeg frei0r-plugins chromium graphviz python3)
+missing=()
+for p in "${pkgs[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+command -v swift >/dev/null || { echo "setup: swift is not on PATH (Swift 6 toolchain required)" >&2; exit 1; }
