@@ -21,18 +21,18 @@ let package = Package(
         // core: time, formats, buffers and pools, ports, nodes, graph, negotiation, scheduler.
         .target(name: "MediaGraphCore", swiftSettings: v5),
         // kernels: pixel kernels on plane pointers, SIMD, row bands across cores.
-        .target(name: "MediaGraphKernels", swiftSettings: fast),
+        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore"], swiftSettings: fast),
         // shader: the GLSL-like language compiled to row kernels.
-        .target(name: "MediaGraphShader", dependencies: ["MediaGraphKernels"], swiftSettings: fast),
+        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels"], swiftSettings: fast),
         // C libraries, each a module map and a shim header only.
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
         .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
         // codecs: thin Swift over libavcodec, libvpx and libswscale.
-        .target(name: "MediaGraphCodecs", dependencies: ["CAVCodec", "CSwscale", "CVPX"], swiftSettings: v5),
+        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CSwscale", "CVPX"], swiftSettings: v5),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
-        .target(name: "MediaGraphMP4", swiftSettings: v5),
+        .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"], swiftSettings: v5),
         // built-in nodes: adapters from the modules above to the node protocols.
         .target(name: "MediaGraphNodes",
                 dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
@@ -43,11 +43,17 @@ let package = Package(
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
+        // benchmarks against ffmpeg in the same run (`make bench`); each area adds one file.
+        .executableTarget(name: "mediagraph-bench",
+                          dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
+                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes"],
+                          swiftSettings: fast),
+
         .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"],
                     swiftSettings: v5),
     ]

@@ -1,0 +1,11 @@
+/// One benchmark area: a name (selectable as `mediagraph-bench NAME`) and its run function.
+struct BenchArea {
+    let name: String
+    let run: () -> Void
+}
+
+enum BenchAreas {
+    /// Add one line per area.
+    static let all: [BenchArea] = [
+    ]
+}
