@@ -1,0 +1,251 @@
+/// Validates a `GraphSpec` as a whole before anything runs and turns it into a `ValidatedGraph`:
+/// unknown types and params, unconnected inputs, cycles, and edges whose formats cannot meet are
+/// all reported together, each naming the node, the port and both formats. Where two raw-video
+/// ports differ only in pixel format, a `convert` node is inserted (and reported in `notes`).
+public enum GraphBuilder {
+    public static func build(_ spec: GraphSpec, registry: NodeRegistry, stop: StopFlag = StopFlag()) throws -> ValidatedGraph {
+        var problems: [GraphDiagnostic] = []
+        let file = spec.file
+        func fail(_ d: GraphDiagnostic) { problems.append(d) }
+
+        // 1. node types and params
+        struct Pending {
+            var spec: GraphSpec.Node
+            var info: NodeTypeInfo
+            var make: NodeRegistry.Factory
+            var params: ParamValues
+            var inputs: [(name: String, specIndex: Int, number: Int, edge: Int)] = []
+            var outputUsed: [Bool]
+        }
+        var pending: [Pending] = []
+        var seen = Set<String>()
+        for n in spec.nodes {
+            if !seen.insert(n.id).inserted {
+                fail(.error("duplicate node id '\(n.id)'", node: n.id, file: file, at: n.location))
+                continue
+            }
+            guard let entry = registry.entry(n.type) else {
+                var msg = "node '\(n.id)': unknown node type '\(n.type)'"
+                if let near = ClosestName.find(n.type, in: registry.typeNames) { msg += "; did you mean '\(near)'?" }
+                else { msg += " (`mediagraph nodes` lists the types)" }
+                fail(.error(msg, node: n.id, file: file, at: n.location))
+                continue
+            }
+            let (values, paramProblems) = ParamValidator.validate(node: n.id, type: entry.info, given: n.params,
+                                                                  baseDirectory: spec.baseDirectory, file: file)
+            problems += paramProblems
+            pending.append(Pending(spec: n, info: entry.info, make: entry.make, params: values,
+                                   outputUsed: Array(repeating: false, count: entry.info.outputs.count)))
+        }
+        let allIDs = spec.nodes.map(\.id)
+        func indexOf(_ id: String) -> Int? { pending.firstIndex { $0.spec.id == id } }
+
+        // 2. edges
+        struct ResolvedEdge { var from: Int; var fromPort: Int; var to: Int; var toName: String; var location: SourceLocation? }
+        var edges: [ResolvedEdge] = []
+        for e in spec.edges {
+            guard let u = indexOf(e.from.node) else {
+                if !allIDs.contains(e.from.node) {
+                    var msg = "chain refers to unknown node '\(e.from.node)'"
+                    if let near = ClosestName.find(e.from.node, in: allIDs) { msg += "; did you mean '\(near)'?" }
+                    fail(.error(msg, node: e.from.node, file: file, at: e.location))
+                }
+                continue
+            }
+            guard let v = indexOf(e.to.node) else {
+                if !allIDs.contains(e.to.node) {
+                    var msg = "chain refers to unknown node '\(e.to.node)'"
+                    if let near = ClosestName.find(e.to.node, in: allIDs) { msg += "; did you mean '\(near)'?" }
+                    fail(.error(msg, node: e.to.node, file: file, at: e.location))
+                }
+                continue
+            }
+            let src = pending[u], dst = pending[v]
+            // output port
+            var fromPort = 0
+            if src.info.outputs.isEmpty {
+                fail(.error("node '\(src.spec.id)' (\(src.info.name)) has no outputs, so it cannot feed '\(dst.spec.id)'",
+                            node: src.spec.id, file: file, at: e.location))
+                continue
+            }
+            if let p = e.from.port {
+                guard let k = src.info.outputs.firstIndex(where: { $0.name == p }) else {
+                    fail(.error("node '\(src.spec.id)' (\(src.info.name)) has no output '\(p)'; outputs: " + src.info.outputs.map(\.name).joined(separator: ", "),
+                                node: src.spec.id, port: p, file: file, at: e.location))
+                    continue
+                }
+                fromPort = k
+            }
+            // input port
+            if dst.info.inputs.isEmpty {
+                fail(.error("node '\(dst.spec.id)' (\(dst.info.name)) is a source and takes no input, but '\(src.spec.id)' is chained into it",
+                            node: dst.spec.id, file: file, at: e.location))
+                continue
+            }
+            var toName: String
+            if let p = e.to.port {
+                guard dst.info.inputSpec(named: p) != nil else {
+                    var msg = "node '\(dst.spec.id)' (\(dst.info.name)) has no input '\(p)'; inputs: " + dst.info.inputs.map { $0.repeatable ? "\($0.name), \($0.name)1, …" : $0.name }.joined(separator: ", ")
+                    if let near = ClosestName.find(p, in: dst.info.inputs.map(\.name)) { msg += " (did you mean '\(near)'?)" }
+                    fail(.error(msg, node: dst.spec.id, port: p, file: file, at: e.location))
+                    continue
+                }
+                toName = p
+            } else if dst.info.inputs.count == 1 && !dst.info.inputs[0].repeatable {
+                toName = dst.info.inputs[0].name
+            } else {
+                fail(.error("node '\(dst.spec.id)' (\(dst.info.name)) has several inputs; name one, e.g. \"\(dst.spec.id).\(dst.info.inputs[0].name)\"",
+                            node: dst.spec.id, file: file, at: e.location))
+                continue
+            }
+            if edges.contains(where: { $0.to == v && $0.toName == toName }) {
+                fail(.error("input '\(toName)' of node '\(dst.spec.id)' is connected twice (an input takes one edge; fan-out is from outputs)",
+                            node: dst.spec.id, port: toName, file: file, at: e.location))
+                continue
+            }
+            edges.append(ResolvedEdge(from: u, fromPort: fromPort, to: v, toName: toName, location: e.location))
+            pending[u].outputUsed[fromPort] = true
+        }
+
+        // 3. unconnected inputs, unused outputs
+        var warnings: [GraphDiagnostic] = []
+        for (i, p) in pending.enumerated() {
+            let connected = edges.filter { $0.to == i }.map(\.toName)
+            for s in p.info.inputs where !s.optional && !s.repeatable && !connected.contains(s.name) {
+                fail(.error("input '\(s.name)' of node '\(p.spec.id)' (\(p.info.name)) is not connected (it accepts \(s.caps))",
+                            node: p.spec.id, port: s.name, file: file, at: p.spec.location))
+            }
+            if !p.info.inputs.isEmpty && connected.isEmpty && !p.info.inputs.contains(where: { !$0.optional && !$0.repeatable }) {
+                fail(.error("node '\(p.spec.id)' (\(p.info.name)) has no connected input; connect at least one of: " + p.info.inputs.map(\.name).joined(separator: ", "),
+                            node: p.spec.id, file: file, at: p.spec.location))
+            }
+            for (k, used) in p.outputUsed.enumerated() where !used {
+                warnings.append(.warning("output '\(p.info.outputs[k].name)' of node '\(p.spec.id)' (\(p.info.name)) is connected nowhere; its buffers are dropped",
+                                         node: p.spec.id, port: p.info.outputs[k].name, file: file, at: p.spec.location))
+            }
+        }
+
+        // 4. cycles (Kahn's algorithm)
+        var indegree = Array(repeating: 0, count: pending.count)
+        for e in edges { indegree[e.to] += 1 }
+        var order: [Int] = []
+        var ready = (0..<pending.count).filter { indegree[$0] == 0 }
+        while let n = ready.first {
+            ready.removeFirst()
+            order.append(n)
+            for e in edges where e.from == n {
+                indegree[e.to] -= 1
+                if indegree[e.to] == 0 { ready.append(e.to) }
+            }
+        }
+        if order.count < pending.count {
+            let inCycle = (0..<pending.count).filter { !order.contains($0) }.map { pending[$0].spec.id }
+            fail(.error("the graph has a cycle through nodes " + inCycle.map { "'\($0)'" }.joined(separator: ", ") + "; a graph must flow one way",
+                        node: inCycle.first, file: file, at: pending.first { $0.spec.id == inCycle.first }?.spec.location))
+        }
+
+        if problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(problems + warnings) }
+
+        // 5. instantiate and negotiate in topological order
+        let graph = ValidatedGraph(spec: spec)
+        graph.warnings = warnings
+        var built: [Int: Int] = [:]          // pending index -> graph node index
+        for n in order {
+            let p = pending[n]
+            let incoming = edges.filter { $0.to == n }.sorted { a, b in
+                let ia = p.info.inputs.firstIndex { $0.matches(a.toName) } ?? 0
+                let ib = p.info.inputs.firstIndex { $0.matches(b.toName) } ?? 0
+                return ia != ib ? ia < ib : a.toName.count != b.toName.count ? a.toName.count < b.toName.count : a.toName < b.toName
+            }
+            // upstream failed: skip quietly (its own error is reported)
+            if incoming.contains(where: { built[$0.from] == nil }) { continue }
+            var inputFormats: [MediaFormat] = []
+            var sources: [(node: Int, port: Int)] = []
+            var ok = true
+            for e in incoming {
+                let u = built[e.from]!
+                var from = (node: u, port: e.fromPort)
+                var fmt = graph.nodes[u].outputFormats[e.fromPort]
+                let portSpec = p.info.inputSpec(named: e.toName)!
+                if !portSpec.caps.accepts(fmt) {
+                    if case .video(let have) = fmt, case .video(let want) = portSpec.caps, let target = want.first {
+                        do {
+                            let conv = try insertConverter(graph: graph, registry: registry, from: from, format: have, to: target,
+                                                           before: "\(p.spec.id).\(e.toName)", stop: stop)
+                            from = (node: conv, port: 0)
+                            fmt = graph.nodes[conv].outputFormats[0]
+                        } catch {
+                            fail(.error("edge '\(pending[e.from].spec.id)' → '\(p.spec.id).\(e.toName)': cannot convert \(fmt) to \(target): \(error)",
+                                        node: p.spec.id, port: e.toName, file: file, at: e.location))
+                            ok = false
+                            continue
+                        }
+                    } else {
+                        fail(.error("edge '\(pending[e.from].spec.id)' → '\(p.spec.id).\(e.toName)': formats cannot meet: '\(pending[e.from].spec.id)' produces \(fmt), input '\(e.toName)' of '\(p.spec.id)' (\(p.info.name)) accepts \(portSpec.caps)",
+                                    node: p.spec.id, port: e.toName, file: file, at: e.location))
+                        ok = false
+                        continue
+                    }
+                }
+                inputFormats.append(fmt)
+                sources.append(from)
+            }
+            guard ok else { continue }
+            let setup = NodeSetup(id: p.spec.id, params: p.params, connectedInputs: incoming.map(\.toName), stop: stop)
+            let instance: MediaNode
+            let outputs: [MediaFormat]
+            do {
+                instance = try p.make(setup)
+                outputs = try instance.configure(inputs: zip(incoming, inputFormats).map { InputFormat(port: $0.0.toName, format: $0.1) })
+            } catch let e as GraphValidationError {
+                problems += e.diagnostics
+                continue
+            } catch {
+                fail(.error("node '\(p.spec.id)' (\(p.info.name)): \(error)", node: p.spec.id, file: file, at: p.spec.location))
+                continue
+            }
+            guard outputs.count == p.info.outputs.count else {
+                fail(.error("node '\(p.spec.id)' (\(p.info.name)) configured \(outputs.count) outputs but declares \(p.info.outputs.count)",
+                            node: p.spec.id, file: file, at: p.spec.location))
+                continue
+            }
+            let index = graph.nodes.count
+            graph.nodes.append(.init(id: p.spec.id, info: p.info, instance: instance, inputNames: incoming.map(\.toName),
+                                     inputFormats: inputFormats, outputFormats: outputs, inserted: false))
+            for (k, s) in sources.enumerated() {
+                graph.connections.append(.init(from: s.node, fromPort: s.port, to: index, toInput: k, format: inputFormats[k]))
+            }
+            built[n] = index
+        }
+        if problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(problems + warnings) }
+        return graph
+    }
+
+    /// Inserts a `convert` node (libswscale) after `from`, producing `target` from `format`.
+    static func insertConverter(graph: ValidatedGraph, registry: NodeRegistry, from: (node: Int, port: Int), format: VideoFormat,
+                                to target: PixelFormat, before: String, stop: StopFlag) throws -> Int {
+        guard let entry = registry.entry("convert") else { throw NodeFailure("no 'convert' node type is registered") }
+        let base = "auto_convert_" + before.replacingOccurrences(of: ".", with: "_")
+        var id = base, k = 1
+        while graph.nodes.contains(where: { $0.id == id }) { id = "\(base)_\(k)"; k += 1 }
+        var params = ParamValues()
+        params.set("format", .string(target.rawValue, nil))
+        for spec in entry.info.params where !params.has(spec.name) {
+            if let d = spec.defaultValue { params.set(spec.name, d) }
+        }
+        let node = try entry.make(NodeSetup(id: id, params: params, connectedInputs: ["in"], stop: stop))
+        let outputs = try node.configure(inputs: [InputFormat(port: "in", format: .video(format))])
+        let index = graph.nodes.count
+        graph.nodes.append(.init(id: id, info: entry.info, instance: node, inputNames: ["in"], inputFormats: [.video(format)],
+                                 outputFormats: outputs, inserted: true))
+        graph.connections.append(.init(from: from.node, fromPort: from.port, to: index, toInput: 0, format: .video(format)))
+        graph.notes.append("inserted '\(id)' (convert): \(format.pixelFormat) → \(target) before '\(before)'")
+        return index
+    }
+}
+
+extension String {
+    func replacingOccurrences(of a: String, with b: String) -> String {
+        split(separator: Character(a), omittingEmptySubsequences: false).joined(separator: b)
+    }
+}

@@ -1,0 +1,55 @@
+/// The format arriving on one connected input port.
+public struct InputFormat: Sendable {
+    /// The port's name as connected (`in`, `video`, `video1`, …).
+    public var port: String
+    public var format: MediaFormat
+
+    public init(port: String, format: MediaFormat) {
+        self.port = port
+        self.format = format
+    }
+}
+
+/// A node of a graph: a filter, encoder or sink (see `SourceNode` for sources).
+///
+/// Life cycle: `configure` once with the negotiated input formats (before any data flows; it
+/// returns the format of each output port), `start`, then `process` for each buffer, `finish`
+/// when every input has ended (flush delayed output; sinks finalize), or `abort` when the graph
+/// stops on an error (sinks remove partial output). The engine never calls a node from two
+/// threads at once.
+public protocol MediaNode: AnyObject {
+    /// Derives the output formats from the input formats, or throws if it cannot take them.
+    func configure(inputs: [InputFormat]) throws -> [MediaFormat]
+    /// Called once after the whole graph is configured, before data flows (open files here).
+    func start() throws
+    /// Handles one buffer arriving on input `input` (an index into the configured inputs).
+    /// Take ownership (`consume`) to write in place when nobody else holds the buffer.
+    func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws
+    /// Every input has ended: emit what is still delayed, finalize output.
+    func finish(output: NodeOutput) throws
+    /// The graph stopped on an error elsewhere or here: release, remove partial output.
+    func abort()
+    /// Multi-input nodes (muxers) name the input they need next to keep their output in order,
+    /// or nil for whichever has data.
+    func preferredInput() -> Int?
+}
+
+extension MediaNode {
+    public func start() throws {}
+    public func finish(output: NodeOutput) throws {}
+    public func abort() {}
+    public func preferredInput() -> Int? { nil }
+}
+
+/// A node without inputs that produces buffers in a loop on its own thread.
+public protocol SourceNode: MediaNode {
+    /// Emits zero or more buffers; returns false when there are no more.
+    func produce(output: NodeOutput) throws -> Bool
+    /// Frames (or buffers) this source will produce, if known: the progress line shows an ETA.
+    var expectedCount: Int? { get }
+}
+
+extension SourceNode {
+    public var expectedCount: Int? { nil }
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {}
+}

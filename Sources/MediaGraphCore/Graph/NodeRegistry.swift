@@ -1,0 +1,31 @@
+/// Every node type the graph loader knows, by name.
+public final class NodeRegistry: @unchecked Sendable {
+    public typealias Factory = @Sendable (NodeSetup) throws -> MediaNode
+
+    public struct Entry: Sendable {
+        public var info: NodeTypeInfo
+        public var make: Factory
+    }
+
+    public private(set) var entries: [String: Entry] = [:]
+
+    public init() {}
+
+    /// Registers a node type; a second type of the same name is an error naming both origins.
+    public func register(_ info: NodeTypeInfo, make: @escaping Factory) throws {
+        if let existing = entries[info.name] {
+            throw NodeFailure("node type '\(info.name)' from \(info.origin) is already defined by \(existing.info.origin)")
+        }
+        entries[info.name] = Entry(info: info, make: make)
+    }
+
+    /// Registers a Swift node type: `registry.add(InvertNode.self)`.
+    public func add<N: RegisteredNode>(_ type: N.Type) {
+        entries[N.typeInfo.name] = Entry(info: N.typeInfo, make: { try N(setup: $0) })
+    }
+
+    public func entry(_ name: String) -> Entry? { entries[name] }
+
+    /// Type names in alphabetical order.
+    public var typeNames: [String] { entries.keys.sorted() }
+}

@@ -1,0 +1,66 @@
+/// What a node is for, used by `mediagraph nodes` to group types.
+public enum NodeCategory: String, Sendable, CaseIterable {
+    case source, filter, encoder, sink, converter
+}
+
+/// How the scheduler places a node: on its upstream's thread, or behind a queue on its own.
+public enum NodeThreading: Sendable {
+    /// Cheap per-buffer work (filters): runs on the thread of whatever feeds it.
+    case inline
+    /// Slow or blocking work (encoders, sinks, muxers): a bounded queue and a thread of its own.
+    case ownThread
+}
+
+/// Everything a node type declares once: name, documentation, ports and params. Validation,
+/// `mediagraph nodes`, the JSON Schema and Docs/nodes.md are all generated from it.
+public struct NodeTypeInfo: Sendable {
+    public var name: String
+    public var doc: String
+    public var category: NodeCategory
+    public var inputs: [PortSpec]
+    public var outputs: [PortSpec]
+    public var params: [ParamSpec]
+    public var threading: NodeThreading
+    /// "built-in", or the plugin file the type came from.
+    public var origin: String
+
+    public init(name: String, doc: String, category: NodeCategory, inputs: [PortSpec] = [],
+                outputs: [PortSpec] = [], params: [ParamSpec] = [], threading: NodeThreading? = nil,
+                origin: String = "built-in") {
+        self.name = name
+        self.doc = doc
+        self.category = category
+        self.inputs = inputs
+        self.outputs = outputs
+        self.params = params
+        self.threading = threading ?? ((category == .filter || category == .converter) ? .inline : .ownThread)
+        self.origin = origin
+    }
+
+    /// The input port spec a reference such as `video1` names.
+    public func inputSpec(named ref: String) -> PortSpec? { inputs.first { $0.matches(ref) } }
+}
+
+/// What a node gets when it is created.
+public struct NodeSetup: Sendable {
+    /// The node's id in the graph.
+    public var id: String
+    public var params: ParamValues
+    /// Names of the input ports that are connected, in the order `process` will index them.
+    public var connectedInputs: [String]
+    /// Set when the run should stop early (SIGINT): sources check it and end their stream.
+    public var stop: StopFlag
+
+    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag()) {
+        self.id = id
+        self.params = params
+        self.connectedInputs = connectedInputs
+        self.stop = stop
+    }
+}
+
+/// A node type that can be registered with one line: its declaration plus an initializer.
+public protocol RegisteredNode: MediaNode {
+    static var typeInfo: NodeTypeInfo { get }
+    init(setup: NodeSetup) throws
+}

@@ -1,0 +1,65 @@
+/// The formats an input port accepts, in order of preference (the first is what an inserted
+/// converter produces).
+public enum FormatCaps: Sendable, CustomStringConvertible {
+    case video([PixelFormat])
+    case audio([SampleFormat])
+    case encodedVideo([Codec])
+    case encodedAudio([Codec])
+    /// Encoded video or audio of these codecs (a muxer input).
+    case encoded([Codec])
+    /// Anything (a null sink, a hash sink of raw frames and packets).
+    case any
+
+    public static let anyVideo = FormatCaps.video(PixelFormat.allCases)
+
+    public func accepts(_ f: MediaFormat) -> Bool {
+        switch (self, f) {
+        case (.any, _): return true
+        case (.video(let pf), .video(let v)): return pf.contains(v.pixelFormat)
+        case (.audio(let sf), .audio(let a)): return sf.contains(a.sampleFormat)
+        case (.encodedVideo(let c), .encodedVideo(let e)): return c.contains(e.codec)
+        case (.encodedAudio(let c), .encodedAudio(let e)): return c.contains(e.codec)
+        case (.encoded(let c), .encodedVideo(let e)): return c.contains(e.codec)
+        case (.encoded(let c), .encodedAudio(let e)): return c.contains(e.codec)
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .video(let pf): return "video/raw " + pf.map(\.rawValue).joined(separator: "|")
+        case .audio(let sf): return "audio/raw " + sf.map(\.rawValue).joined(separator: "|")
+        case .encodedVideo(let c): return "video/" + c.map(\.rawValue).joined(separator: "|")
+        case .encodedAudio(let c): return "audio/" + c.map(\.rawValue).joined(separator: "|")
+        case .encoded(let c): return "encoded " + c.map(\.rawValue).joined(separator: "|")
+        case .any: return "any"
+        }
+    }
+}
+
+/// A port of a node type.
+public struct PortSpec: Sendable {
+    public var name: String
+    public var caps: FormatCaps
+    public var doc: String
+    /// A repeatable input takes `name`, `name1`, `name2`, … (the MP4 muxer's `video`, `video1`).
+    public var repeatable: Bool
+    /// An optional input may stay unconnected.
+    public var optional: Bool
+
+    public init(_ name: String, _ caps: FormatCaps, doc: String = "", repeatable: Bool = false, optional: Bool = false) {
+        self.name = name
+        self.caps = caps
+        self.doc = doc
+        self.repeatable = repeatable
+        self.optional = optional
+    }
+
+    /// Whether a port reference such as `video1` names this port.
+    public func matches(_ ref: String) -> Bool {
+        if ref == name { return true }
+        guard repeatable, ref.hasPrefix(name) else { return false }
+        let rest = ref.dropFirst(name.count)
+        return !rest.isEmpty && rest.allSatisfy(\.isNumber) && rest.first != "0"
+    }
+}

@@ -1,0 +1,116 @@
+/// Checks the params given to a node in a graph file against the node type's specs.
+public enum ParamValidator {
+    /// Validates `given` (a JSON object or nil) and returns the complete values, or the problems.
+    public static func validate(node: String, type: NodeTypeInfo, given: JSONValue?, baseDirectory: String,
+                                file: String?) -> (ParamValues, [GraphDiagnostic]) {
+        var out = ParamValues(baseDirectory: baseDirectory)
+        var problems: [GraphDiagnostic] = []
+        let specs = type.params
+        var members: [(key: String, value: JSONValue)] = []
+        if let given {
+            if let m = given.objectMembers {
+                members = m
+            } else if case .null = given {
+            } else {
+                problems.append(.error("node '\(node)': \"params\" must be an object, found \(given.typeName)",
+                                       node: node, file: file, at: given.location))
+            }
+        }
+        for (key, value) in members {
+            guard let spec = specs.first(where: { $0.name == key }) else {
+                var msg = "node '\(node)' (\(type.name)): unknown param '\(key)'"
+                if let near = ClosestName.find(key, in: specs.map(\.name)) {
+                    msg += "; did you mean '\(near)'?"
+                } else if specs.isEmpty {
+                    msg += "; \(type.name) takes no params"
+                } else {
+                    msg += "; valid params: " + specs.map(\.name).joined(separator: ", ")
+                }
+                problems.append(.error(msg, node: node, param: key, file: file, at: value.location))
+                continue
+            }
+            if let why = check(value, against: spec.type) {
+                problems.append(.error("node '\(node)' param '\(key)': expected \(spec.type.summary), found \(why)",
+                                       node: node, param: key, file: file, at: value.location))
+                continue
+            }
+            out.set(key, value)
+        }
+        for spec in specs where !out.has(spec.name) && members.first(where: { $0.key == spec.name }) == nil {
+            if let d = spec.defaultValue {
+                out.set(spec.name, d)
+            } else if spec.required {
+                problems.append(.error("node '\(node)' (\(type.name)): missing required param '\(spec.name)' (\(spec.type.summary))",
+                                       node: node, param: spec.name, file: file, at: given?.location))
+            }
+        }
+        return (out, problems)
+    }
+
+    /// nil when `value` fits `type`, else a description of what was found.
+    public static func check(_ value: JSONValue, against type: ParamType) -> String? {
+        switch type {
+        case .int(let range):
+            guard case .number(let n, _) = value else { return value.typeName + " " + value.brief }
+            guard n == n.rounded(), Swift.abs(n) < 9e15 else { return "\(value.brief)" }
+            if let r = range, !r.contains(Int(n)) { return value.brief }
+            return nil
+        case .double(let range):
+            guard case .number(let n, _) = value else { return value.typeName + " " + value.brief }
+            if let r = range, !r.contains(n) { return value.brief }
+            return nil
+        case .bool:
+            return value.boolValue == nil ? value.typeName + " " + value.brief : nil
+        case .string, .path:
+            return value.stringValue == nil ? value.typeName + " " + value.brief : nil
+        case .choice(let words):
+            guard let s = value.stringValue else { return value.typeName + " " + value.brief }
+            return words.contains(s) ? nil : value.brief
+        case .rational:
+            switch value {
+            case .string(let s, _):
+                guard let r = Rational(parsing: s), r.num > 0 else { return value.brief }
+                return nil
+            case .number(let n, _):
+                return n > 0 ? nil : value.brief
+            default: return value.typeName + " " + value.brief
+            }
+        case .numbers(let count):
+            guard let a = value.arrayValue else { return value.typeName + " " + value.brief }
+            if a.contains(where: { $0.numberValue == nil }) { return "an array with a non-number" }
+            if !count.contains(a.count) { return "an array of \(a.count) numbers" }
+            return nil
+        case .json:
+            return nil
+        }
+    }
+}
+
+/// Finds the closest valid name to a misspelt one (edit distance), for "did you mean" hints.
+public enum ClosestName {
+    public static func find(_ word: String, in candidates: [String]) -> String? {
+        var best: (String, Int)?
+        for c in candidates {
+            let d = distance(word.lowercased(), c.lowercased())
+            if best == nil || d < best!.1 { best = (c, d) }
+        }
+        guard let (name, d) = best else { return nil }
+        return d <= max(2, word.count / 3) ? name : nil
+    }
+
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var prev = Array(0...b.count)
+        var cur = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            cur[0] = i
+            for j in 1...b.count {
+                cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&prev, &cur)
+        }
+        return prev[b.count]
+    }
+}

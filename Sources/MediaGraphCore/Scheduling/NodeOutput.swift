@@ -1,0 +1,53 @@
+/// Where a node sends its buffers. The engine wires each output port to its consumers: a direct
+/// call when the consumer runs on the same thread, a bounded queue when it has its own.
+public final class NodeOutput {
+    enum Link {
+        case inline(RunningNode, input: Int)
+        case queued(Inbox, input: Int)
+    }
+
+    var links: [[Link]]
+    unowned let owner: RunningNode
+
+    init(owner: RunningNode, ports: Int) {
+        self.owner = owner
+        links = Array(repeating: [], count: ports)
+    }
+
+    /// Sends a buffer on output `port`. Pass the last reference (`consume buf`): a consumer that
+    /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.
+    public func send(_ buffer: consuming SampleBuffer, port: Int = 0) throws {
+        owner.stats.buffersOut &+= 1
+        let ls = links[port]
+        if ls.count == 1 {
+            try deliver(consume buffer, to: ls[0])
+        } else {
+            for l in ls { try deliver(copy buffer, to: l) }
+        }
+    }
+
+    @inline(__always)
+    private func deliver(_ buffer: consuming SampleBuffer, to link: Link) throws {
+        switch link {
+        case .inline(let target, let input):
+            try target.receive(consume buffer, input: input)
+        case .queued(let inbox, let input):
+            if !inbox.push(.buffer(buffer), input: input) { throw RunCancelled() }
+        }
+    }
+
+    /// Tells every consumer that this node's stream has ended.
+    func endOfStream() throws {
+        for ls in links {
+            for l in ls {
+                switch l {
+                case .inline(let target, let input): try target.inputEnded(input)
+                case .queued(let inbox, let input): if !inbox.push(.endOfStream, input: input) { throw RunCancelled() }
+                }
+            }
+        }
+    }
+}
+
+/// Thrown inside the engine when another node's error stopped the graph.
+struct RunCancelled: Error {}

@@ -1,0 +1,61 @@
+/// A node while the graph runs: its instance, its output wiring, its queue if it has its own
+/// thread, and its statistics.
+final class RunningNode {
+    let id: String
+    let type: String
+    let instance: MediaNode
+    var output: NodeOutput!
+    /// Set when the node runs on its own thread behind a queue.
+    var inbox: Inbox?
+    var remainingInputs: Int
+    var stats: NodeStatistics
+    var finished = false
+
+    init(id: String, type: String, instance: MediaNode, inputs: Int) {
+        self.id = id
+        self.type = type
+        self.instance = instance
+        self.remainingInputs = inputs
+        self.stats = NodeStatistics(id: id, type: type)
+    }
+
+    /// Runs `process` for one buffer, timing it and naming this node in any error.
+    @inline(__always)
+    func receive(_ buffer: consuming SampleBuffer, input: Int) throws {
+        stats.buffersIn &+= 1
+        let t0 = monotonicNanos()
+        do {
+            try instance.process(consume buffer, input: input, output: output)
+        } catch let e as GraphRunError {
+            throw e
+        } catch let e as RunCancelled {
+            throw e
+        } catch {
+            throw GraphRunError(node: id, type: type, underlying: error)
+        }
+        stats.busyNanos &+= monotonicNanos() &- t0
+    }
+
+    /// One input ended; when all have, flush the node and pass end-of-stream on.
+    func inputEnded(_ input: Int) throws {
+        remainingInputs -= 1
+        if remainingInputs <= 0 { try finish() }
+    }
+
+    func finish() throws {
+        guard !finished else { return }
+        finished = true
+        let t0 = monotonicNanos()
+        do {
+            try instance.finish(output: output)
+        } catch let e as GraphRunError {
+            throw e
+        } catch let e as RunCancelled {
+            throw e
+        } catch {
+            throw GraphRunError(node: id, type: type, underlying: error)
+        }
+        stats.busyNanos &+= monotonicNanos() &- t0
+        try output.endOfStream()
+    }
+}

@@ -1,0 +1,38 @@
+import MediaGraphCore
+import MediaGraphCore
+
+/// Reading and writing tightly packed frames (as raw and Y4M files hold them) from and to
+/// pooled frames with padded rows.
+enum FrameIO {
+    /// Reads one packed frame into `planes`; returns the bytes read (less than the frame size only
+    /// at end of file).
+    static func read(_ file: InputFile, into planes: FramePlanes) throws -> Int {
+        var total = 0
+        for p in 0..<planes.planeCount {
+            let rowBytes = planes.rowBytes(p)
+            let rows = planes.planeSize(p).height
+            if planes.stride(p) == rowBytes {
+                let n = try file.read(into: planes.data(p), count: rowBytes * rows)
+                total += n
+                if n < rowBytes * rows { return total }
+            } else {
+                for y in 0..<rows {
+                    let n = try file.read(into: planes.data(p) + y * planes.stride(p), count: rowBytes)
+                    total += n
+                    if n < rowBytes { return total }
+                }
+            }
+        }
+        return total
+    }
+
+    /// Writes the planes of a frame packed (no row padding).
+    static func write(_ planes: FramePlanes, to file: OutputFile) throws {
+        for p in 0..<planes.planeCount {
+            let rowBytes = planes.rowBytes(p)
+            for y in 0..<planes.planeSize(p).height {
+                try file.write(planes.data(p) + y * planes.stride(p), count: rowBytes)
+            }
+        }
+    }
+}

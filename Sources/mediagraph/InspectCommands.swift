@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import MediaGraphCore
+import MediaGraphNodes
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check a graph without running it; print its nodes, edges and the negotiated format on every edge.")
+
+    @OptionGroup var options: GraphOptions
+
+    func run() throws {
+        let g = options.load()
+        let runner = GraphRunner(graph: g)
+        let threads = runner.ownThreadNodes
+        Console.out("nodes:\n")
+        for n in g.nodes {
+            let thread = threads.contains(n.id) ? "own thread" : "inline"
+            Console.out("  \(n.id) (\(n.info.name))\(n.inserted ? " [inserted]" : "") — \(thread)\n")
+        }
+        Console.out("edges:\n")
+        for c in g.connections {
+            let to = g.nodes[c.to]
+            Console.out("  \(g.nodes[c.from].id) -> \(to.id).\(to.inputNames[c.toInput]): \(c.format)\n")
+        }
+        for note in g.notes { Console.out("note: \(note)\n") }
+        Console.out("ok: \(options.graph) is valid\n")
+    }
+}
+
+struct DotCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dot",
+        abstract: "Print the validated graph in Graphviz DOT (inserted converters dashed), e.g. `mediagraph dot g.json | dot -Tpng > g.png`.")
+
+    @OptionGroup var options: GraphOptions
+
+    func run() throws {
+        let g = options.load(quiet: true)
+        Console.out(GraphDot.render(g, ownThreads: GraphRunner(graph: g).ownThreadNodes))
+    }
+}
+
+struct NodesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nodes",
+        abstract: "List node types, or describe one in full (ports, params, defaults).")
+
+    @Argument(help: "A node type to describe.") var type: String?
+    @Flag(help: "Machine-readable JSON.") var json = false
+    @Flag(help: "The node reference in Markdown (Docs/nodes.md).") var markdown = false
+
+    func run() throws {
+        let registry = BuiltinNodes.makeRegistry()
+        if markdown { Console.out(NodeReference.markdown(registry: registry)); return }
+        if let type {
+            guard let e = registry.entry(type) else {
+                var msg = "unknown node type '\(type)'"
+                if let near = ClosestName.find(type, in: registry.typeNames) { msg += "; did you mean '\(near)'?" }
+                Console.error("error: " + msg)
+                throw ExitCode(2)
+            }
+            Console.out(json ? NodeReference.json(e.info).serialized(pretty: true) + "\n" : NodeReference.detail(e.info))
+            return
+        }
+        if json {
+            Console.out(JSONValue.arr(registry.typeNames.map { NodeReference.json(registry.entry($0)!.info) }).serialized(pretty: true) + "\n")
+        } else {
+            Console.out(NodeReference.list(registry: registry))
+        }
+    }
+}
+
+struct SchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schema",
+        abstract: "Print the JSON Schema of graph files, generated from the node registry.")
+
+    func run() throws {
+        Console.out(GraphSchema.make(registry: BuiltinNodes.makeRegistry()).serialized(pretty: true) + "\n")
+    }
+}

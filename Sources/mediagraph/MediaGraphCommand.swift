@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import MediaGraphCore
+import MediaGraphNodes
+
+@main
+struct MediaGraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mediagraph",
+        abstract: "Runs media processing graphs described in JSON files.",
+        discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C.",
+        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self])
+}
+
+/// Options every graph command shares.
+struct GraphOptions: ParsableArguments {
+    @Argument(help: "The graph file (JSON).")
+    var graph: String
+
+    @Option(name: .customLong("set"), help: ArgumentHelp("Override a param: id.param=value (repeatable).", valueName: "id.param=value"))
+    var overrides: [String] = []
+
+    /// Loads and validates the graph, or prints every problem and exits with 2.
+    func load(stop: StopFlag = StopFlag(), quiet: Bool = false) -> ValidatedGraph {
+        let registry = BuiltinNodes.makeRegistry()
+        do {
+            let spec = try GraphFile.load(path: graph, overrides: overrides)
+            let g = try GraphBuilder.build(spec, registry: registry, stop: stop)
+            if !quiet {
+                for w in g.warnings { Console.error(w.description) }
+            }
+            return g
+        } catch let e as GraphValidationError {
+            for d in e.diagnostics { Console.error(d.description) }
+            let n = e.errors.count
+            Console.error("\(graph): \(n) error\(n == 1 ? "" : "s"); the graph was not run")
+            Foundation.exit(2)
+        } catch {
+            Console.error("\(graph): \(error)")
+            Foundation.exit(2)
+        }
+    }
+}
+
+enum Console {
+    static func error(_ s: String) { FileHandle.standardError.write((s + "\n").data(using: .utf8)!) }
+    static func out(_ s: String) { FileHandle.standardOutput.write(s.data(using: .utf8)!) }
+}

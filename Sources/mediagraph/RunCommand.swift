@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import MediaGraphCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The flag SIGINT sets; a global because a C signal handler cannot capture context.
+nonisolated(unsafe) var interruptFlag: StopFlag?
+nonisolated(unsafe) var interruptCount: Int32 = 0
+
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Validate and run a graph.",
+        discussion: "Ctrl-C stops the sources, drains what is in flight and finalizes the outputs (exit 130); a second Ctrl-C exits at once.")
+
+    @OptionGroup var options: GraphOptions
+    @Flag(name: .shortAndLong, help: "No progress line and no notes.") var quiet = false
+    @Flag(help: "Print a per-node table of buffers, time spent and queue waits, and pool statistics.") var stats = false
+    @Option(help: "Buffers each queue between threads holds.") var queueCapacity = 4
+
+    func run() throws {
+        let stop = StopFlag()
+        let graph = options.load(stop: stop, quiet: quiet)
+        if !quiet { for n in graph.notes { Console.error("note: " + n) } }
+        var runOptions = GraphRunner.Options()
+        runOptions.queueCapacity = max(1, queueCapacity)
+        let runner = GraphRunner(graph: graph, stop: stop, options: runOptions)
+
+        interruptFlag = stop
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            interruptCount += 1
+            if interruptCount > 1 { _exit(130) }
+            interruptFlag?.set()
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0   // no SA_RESTART: a blocking read returns so the source can stop
+        sigaction(SIGINT, &action, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let start = Date()
+        let progress = (!quiet && isatty(2) != 0) ? ProgressLine(runner: runner, start: start) : nil
+        progress?.begin()
+        var failure: Error?
+        do { try runner.run() } catch { failure = error }
+        progress?.end()
+        let elapsed = Date().timeIntervalSince(start)
+        if stats { Console.error(StatsTable.render(runner.statistics, elapsed: elapsed)) }
+        if let failure {
+            Console.error("error: \(failure)")
+            throw ExitCode(1)
+        }
+        if stop.isSet {
+            Console.error("stopped by Ctrl-C: outputs finalized")
+            throw ExitCode(130)
+        }
+        if !quiet {
+            let p = runner.progress
+            Console.error(String(format: "done: %d frames in %.2f s (%.1f fps)", p.done, elapsed, Double(p.done) / max(elapsed, 1e-9)))
+        }
+    }
+}
+
+/// The progress line on a terminal: frames, fps, elapsed and ETA when the total is known.
+final class ProgressLine: @unchecked Sendable {
+    let runner: GraphRunner
+    let start: Date
+    private var timer: DispatchSourceTimer?
+
+    init(runner: GraphRunner, start: Date) {
+        self.runner = runner
+        self.start = start
+    }
+
+    func begin() {
+        let t = DispatchSource.makeTimerSource(queue: .global())
+        t.schedule(deadline: .now() + 0.5, repeating: 0.5)
+        t.setEventHandler { [weak self] in self?.draw() }
+        t.resume()
+        timer = t
+    }
+
+    func draw() {
+        let (done, total) = runner.progress
+        let elapsed = Date().timeIntervalSince(start)
+        let fps = Double(done) / max(elapsed, 1e-9)
+        var line = String(format: "\rframe %d", done)
+        if let total { line += "/\(total)" }
+        line += String(format: "  %.1f fps  %.1f s", fps, elapsed)
+        if let total, fps > 0 { line += String(format: "  ETA %.1f s", Double(max(0, total - done)) / fps) }
+        FileHandle.standardError.write((line + "   ").data(using: .utf8)!)
+    }
+
+    func end() {
+        timer?.cancel()
+        FileHandle.standardError.write("\r\u{1b}[K".data(using: .utf8)!)
+    }
+}
+
+enum StatsTable {
+    static func render(_ rows: [NodeStatistics], elapsed: Double) -> String {
+        var out = "node                      type          thread   in       out      busy ms   wait-in ms  queue-full ms\n"
+        for r in rows {
+            out += r.id.padded(25) + " " + r.type.padded(13) + " " + (r.ownThread ? "own" : "inline").padded(8) + " "
+            out += String(r.buffersIn).padded(8) + " " + String(r.buffersOut).padded(8) + " "
+            out += String(format: "%9.1f  %10.1f  %13.1f", Double(r.busyNanos) / 1e6, Double(r.inputWaitNanos) / 1e6, Double(r.queueFullNanos) / 1e6) + "\n"
+        }
+        let ps = PoolStatistics.shared
+        out += "pools: \(ps.allocationCount) frame blocks allocated (\(ps.allocatedByteCount / 1024) KiB), \(ps.copyCount) frames copied, \(ps.inPlaceCount) written in place\n"
+        out += String(format: "elapsed: %.3f s", elapsed)
+        return out
+    }
+}
+
+extension String {
+    func padded(_ n: Int) -> String { count >= n ? self : self + String(repeating: " ", count: n - count) }
+}
