@@ -11,7 +11,7 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var options: GraphOptions
 
     func run() throws {
-        let g = options.load()
+        let g = options.load(dryRun: true)
         let runner = GraphRunner(graph: g)
         let threads = runner.ownThreadNodes
         Console.out("nodes:\n")
@@ -37,7 +37,7 @@ struct DotCommand: ParsableCommand {
     @OptionGroup var options: GraphOptions
 
     func run() throws {
-        let g = options.load(quiet: true)
+        let g = options.load(quiet: true, dryRun: true)
         Console.out(GraphDot.render(g, ownThreads: GraphRunner(graph: g).ownThreadNodes))
     }
 }

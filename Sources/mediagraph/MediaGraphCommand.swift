@@ -21,11 +21,11 @@ struct GraphOptions: ParsableArguments {
     var overrides: [String] = []
 
     /// Loads and validates the graph, or prints every problem and exits with 2.
-    func load(stop: StopFlag = StopFlag(), quiet: Bool = false) -> ValidatedGraph {
+    func load(stop: StopFlag = StopFlag(), quiet: Bool = false, dryRun: Bool = false) -> ValidatedGraph {
         let registry = BuiltinNodes.makeRegistry()
         do {
             let spec = try GraphFile.load(path: graph, overrides: overrides)
-            let g = try GraphBuilder.build(spec, registry: registry, stop: stop)
+            let g = try GraphBuilder.build(spec, registry: registry, stop: stop, dryRun: dryRun)
             if !quiet {
                 for w in g.warnings { Console.error(w.description) }
             }

@@ -38,6 +38,11 @@ struct RunCommand: ParsableCommand {
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0   // no SA_RESTART: a blocking read returns so the source can stop
         sigaction(SIGINT, &action, nil)
+        // a parent (a test runner, a shell script) may have left SIGINT blocked: unblock it
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigprocmask(SIG_UNBLOCK, &unblock, nil)
         signal(SIGPIPE, SIG_IGN)
 
         let start = Date()
@@ -109,6 +114,9 @@ enum StatsTable {
         }
         let ps = PoolStatistics.shared
         out += "pools: \(ps.allocationCount) frame blocks allocated (\(ps.allocatedByteCount / 1024) KiB), \(ps.copyCount) frames copied, \(ps.inPlaceCount) written in place\n"
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        out += "peak memory: \(usage.ru_maxrss) KiB\n"
         out += String(format: "elapsed: %.3f s", elapsed)
         return out
     }

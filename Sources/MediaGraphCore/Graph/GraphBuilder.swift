@@ -3,7 +3,7 @@
 /// all reported together, each naming the node, the port and both formats. Where two raw-video
 /// ports differ only in pixel format, a `convert` node is inserted (and reported in `notes`).
 public enum GraphBuilder {
-    public static func build(_ spec: GraphSpec, registry: NodeRegistry, stop: StopFlag = StopFlag()) throws -> ValidatedGraph {
+    public static func build(_ spec: GraphSpec, registry: NodeRegistry, stop: StopFlag = StopFlag(), dryRun: Bool = false) throws -> ValidatedGraph {
         var problems: [GraphDiagnostic] = []
         let file = spec.file
         func fail(_ d: GraphDiagnostic) { problems.append(d) }
@@ -191,7 +191,7 @@ public enum GraphBuilder {
                 sources.append(from)
             }
             guard ok else { continue }
-            let setup = NodeSetup(id: p.spec.id, params: p.params, connectedInputs: incoming.map(\.toName), stop: stop)
+            let setup = NodeSetup(id: p.spec.id, params: p.params, connectedInputs: incoming.map(\.toName), stop: stop, dryRun: dryRun)
             let instance: MediaNode
             let outputs: [MediaFormat]
             do {

@@ -50,12 +50,16 @@ public struct NodeSetup: Sendable {
     public var connectedInputs: [String]
     /// Set when the run should stop early (SIGINT): sources check it and end their stream.
     public var stop: StopFlag
+    /// True when the graph is only validated (`validate`, `dot`): sources must not consume
+    /// standard input; they report a provisional format instead.
+    public var dryRun: Bool
 
-    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag()) {
+    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag(), dryRun: Bool = false) {
         self.id = id
         self.params = params
         self.connectedInputs = connectedInputs
         self.stop = stop
+        self.dryRun = dryRun
     }
 }
 

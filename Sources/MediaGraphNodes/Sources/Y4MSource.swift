@@ -10,14 +10,22 @@ public final class Y4MSource: SourceNode, RegisteredNode {
         outputs: [PortSpec("out", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
         params: [.path("path", required: true, doc: "input file, or \"-\" for standard input")])
 
-    let file: InputFile
+    let file: InputFile?
     let format: VideoFormat
     let frameBytes: Int
     var index = 0
 
     public init(setup: NodeSetup) throws {
         let path = setup.params.path("path")!
-        file = try InputFile(path: path)
+        if path == "-" && setup.dryRun {
+            // validating only: standard input is not read; its header decides the format at run time
+            file = nil
+            format = VideoFormat(pixelFormat: .yuv420p, width: 2, height: 2)
+            frameBytes = 0
+            return
+        }
+        let file = try InputFile(path: path)
+        self.file = file
         file.stop = setup.stop
         guard let line = try file.readLine(limit: 4096) else {
             throw NodeFailure("\(file.displayName) is empty: expected a YUV4MPEG2 header")
@@ -34,6 +42,7 @@ public final class Y4MSource: SourceNode, RegisteredNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
 
     public func produce(output: NodeOutput) throws -> Bool {
+        guard let file else { return false }
         let at = file.offset
         guard let line = try file.readLine(limit: 1024) else { return false }
         guard line.count >= 5, String(decoding: line.prefix(5), as: UTF8.self) == "FRAME" else {

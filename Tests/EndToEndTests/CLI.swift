@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs the built `mediagraph` binary (and ffmpeg/ffprobe) as a user would.
+enum CLI {
+    /// The package root (tests run the CLI on Graphs/ from here).
+    static let root: String = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url.path
+    }()
+
+    /// The newest built binary: release (what `make test` builds) or debug.
+    static let binary: String = {
+        let candidates = [root + "/.build/release/mediagraph", root + "/.build/debug/mediagraph"]
+        let existing = candidates.filter { FileManager.default.isExecutableFile(atPath: $0) }
+        func mtime(_ p: String) -> Date { (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? .distantPast }
+        return existing.max { mtime($0) < mtime($1) } ?? candidates[0]
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: Data
+        var stderr: String
+        var out: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// Runs a program to completion; `stdin` is a file to feed, if any.
+    @discardableResult
+    static func run(_ program: String, _ args: [String], stdin: String? = nil, cwd: String? = nil) throws -> Result {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+        p.arguments = program.hasPrefix("/") ? args : [program] + args
+        if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
+        let outPipe = Pipe(), errPipe = Pipe()
+        p.standardOutput = outPipe
+        p.standardError = errPipe
+        if let stdin { p.standardInput = FileHandle(forReadingAtPath: stdin) } else { p.standardInput = FileHandle.nullDevice }
+        try p.run()
+        var outData = Data(), errData = Data()
+        let group = DispatchGroup()
+        group.enter()
+        DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        p.waitUntilExit()
+        group.wait()
+        return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    static func mediagraph(_ args: String...) throws -> Result { try run(binary, args, cwd: root) }
+    static func mediagraph(_ args: [String], stdin: String? = nil) throws -> Result { try run(binary, args, stdin: stdin, cwd: root) }
+
+    /// A fresh temporary directory.
+    static func tempDir() -> String {
+        let d = NSTemporaryDirectory() + "mg-e2e-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        return d
+    }
+
+    /// Writes a graph file into `dir` and returns its path.
+    static func writeGraph(_ json: String, in dir: String, name: String = "g.json") -> String {
+        let path = dir + "/" + name
+        FileManager.default.createFile(atPath: path, contents: json.data(using: .utf8))
+        return path
+    }
+
+    /// ffprobe's value of one stream entry (e.g. "width", "nb_read_frames").
+    static func probe(_ file: String, _ entries: String, countFrames: Bool = false) throws -> [String: String] {
+        var args = ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=" + entries, "-of", "default=noprint_wrappers=1"]
+        if countFrames { args.insert("-count_frames", at: 0) }
+        let r = try run("ffprobe", args + [file])
+        var out: [String: String] = [:]
+        for line in r.out.split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { out[String(kv[0])] = String(kv[1]) }
+        }
+        return out
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// Every example graph validates and runs; generated references are in sync.
+@Suite struct GraphsRunTests {
+    static let graphs: [String] = {
+        let dir = CLI.root + "/Graphs"
+        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+    }()
+
+    @Test(arguments: graphs)
+    func exampleGraphValidatesAndRuns(_ name: String) throws {
+        let v = try CLI.mediagraph("validate", "Graphs/" + name)
+        #expect(v.status == 0, "validate \(name): \(v.stderr)")
+        // keep the runs short: at most 30 frames where the graph has a testsrc/sine node
+        var args = ["run", "--quiet", "Graphs/" + name]
+        let text = try String(contentsOfFile: CLI.root + "/Graphs/" + name, encoding: .utf8)
+        if text.contains("\"testsrc\"") { args += cappedFrames(text) }
+        var stdin: String?
+        if name.hasPrefix("stdin-") {
+            // graphs reading standard input get a small stream made by ffmpeg
+            let dir = CLI.tempDir()
+            stdin = dir + "/in"
+            let raw = text.contains("\"rawsrc\"")
+            try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "10",
+                                   "-pix_fmt", "yuv420p", "-f", raw ? "rawvideo" : "yuv4mpegpipe", stdin!])
+        }
+        let r = try CLI.mediagraph(args, stdin: stdin)
+        #expect(r.status == 0, "run \(name): \(r.stderr)")
+    }
+
+    func cappedFrames(_ graphText: String) -> [String] {
+        // find testsrc node ids: "id": { "type": "testsrc"
+        var out: [String] = []
+        let pattern = try! NSRegularExpression(pattern: "\"([A-Za-z_][A-Za-z0-9_-]*)\"\\s*:\\s*\\{\\s*\"type\"\\s*:\\s*\"testsrc\"")
+        for m in pattern.matches(in: graphText, range: NSRange(graphText.startIndex..., in: graphText)) {
+            let id = String(graphText[Range(m.range(at: 1), in: graphText)!])
+            out += ["--set", "\(id).frames=30"]
+        }
+        return out
+    }
+
+    @Test func schemaInDocsIsCurrent() throws {
+        let r = try CLI.mediagraph("schema")
+        let committed = try String(contentsOfFile: CLI.root + "/Docs/graph.schema.json", encoding: .utf8)
+        #expect(r.out == committed, "Docs/graph.schema.json is stale: run `mediagraph schema > Docs/graph.schema.json`")
+    }
+
+    @Test func nodeReferenceInDocsIsCurrent() throws {
+        let r = try CLI.mediagraph("nodes", "--markdown")
+        let committed = try String(contentsOfFile: CLI.root + "/Docs/nodes.md", encoding: .utf8)
+        #expect(r.out == committed, "Docs/nodes.md is stale: run `mediagraph nodes --markdown > Docs/nodes.md`")
+    }
+
+    @Test func everyBuiltInNodeHasAnExampleGraph() throws {
+        let r = try CLI.mediagraph("nodes", "--json")
+        guard let list = try JSONSerialization.jsonObject(with: r.stdout) as? [[String: Any]] else {
+            Issue.record("nodes --json did not print a list"); return
+        }
+        let all = Self.graphs.map { (try? String(contentsOfFile: CLI.root + "/Graphs/" + $0, encoding: .utf8)) ?? "" }.joined()
+        for node in list where node["origin"] as? String == "built-in" {
+            let name = node["name"] as! String
+            if name == "convert" && all.contains("auto_convert") { continue }
+            #expect(all.contains("\"type\": \"\(name)\""), "no graph in Graphs/ uses node type '\(name)'")
+        }
+    }
+}
