@@ -48,15 +48,15 @@ final class AddOne: RegisteredNode {
     }
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        var src = buffer
+        var src = consume buffer
         if Int(src.pts) == failAt { throw NodeFailure("failing on purpose at frame \(failAt)") }
-        let dst = SampleBuffer.target(for: &src, format: src.videoFormat!)
-        if dst === src { counter.inPlace.add(1, ordering: .relaxed) } else { counter.copies.add(1, ordering: .relaxed) }
-        let s = src.planes!, d = dst.planes!
-        for y in 0..<s.height {
-            for x in 0..<s.width { d.data0[y * d.stride0 + x] = s.data0[y * s.stride0 + x] &+ 1 }
+        let counter = self.counter
+        try output.sendTransformed(consume src) { s, d, inPlace in
+            if inPlace { counter.inPlace.add(1, ordering: .relaxed) } else { counter.copies.add(1, ordering: .relaxed) }
+            for y in 0..<s.height {
+                for x in 0..<s.width { d.data0[y * d.stride0 + x] = s.data0[y * s.stride0 + x] &+ 1 }
+            }
         }
-        try output.send(consume dst)
     }
 }
 

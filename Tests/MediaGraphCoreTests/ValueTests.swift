@@ -31,7 +31,8 @@ import Testing
         ("{\"a\": tru}", "1:7: unexpected 't', expected a value"),
         ("\"abc", "1:5: unexpected end of file inside the string started at 1:1 (missing '\"'?)"),
         ("{\"a\": 1, \"a\": 2}", "1:10: duplicate key \"a\" in the object opened at 1:1"),
-        ("01", "1:2: unexpected '1' after the end of the JSON value"),
+        ("01", "1:1: invalid number: leading zeros are not allowed"),
+        ("{} x", "1:4: unexpected 'x' after the end of the JSON value"),
     ])
     func jsonErrors(_ text: String, _ message: String) {
         do {

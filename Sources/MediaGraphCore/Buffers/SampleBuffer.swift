@@ -124,21 +124,6 @@ public final class SampleBuffer {
         isKnownUniquelyReferenced(&buffer)
     }
 
-    /// A target for a filter that reads `source` and writes a frame of `format`: `source` itself
-    /// when the caller holds the only reference and the formats match (in place), else a new
-    /// pooled frame with the same metadata (the copy path; counted as a copy when the formats
-    /// match, since the source was shared).
-    public static func target(for source: inout SampleBuffer, format: VideoFormat) -> SampleBuffer {
-        if source.videoFormat == format && isKnownUniquelyReferenced(&source) {
-            PoolStatistics.shared.recordInPlace()
-            return source
-        }
-        if source.videoFormat == format { PoolStatistics.shared.recordCopy() }
-        let out = SampleBuffer.makeFrame(format, timeBase: source.timeBase)
-        out.copyMetadata(from: source)
-        return out
-    }
-
     /// A deep copy (plane memory from the pool).
     public func copy() -> SampleBuffer {
         PoolStatistics.shared.recordCopy()

@@ -111,7 +111,9 @@ public enum GraphBuilder {
         var warnings: [GraphDiagnostic] = []
         for (i, p) in pending.enumerated() {
             let connected = edges.filter { $0.to == i }.map(\.toName)
-            for s in p.info.inputs where !s.optional && !s.repeatable && !connected.contains(s.name) {
+            // an input some chain tried to reach already has its own error; don't report it twice
+            let attempted = spec.edges.filter { $0.to.node == p.spec.id }.map { $0.to.port ?? p.info.inputs.first?.name ?? "" }
+            for s in p.info.inputs where !s.optional && !s.repeatable && !connected.contains(s.name) && !attempted.contains(s.name) {
                 fail(.error("input '\(s.name)' of node '\(p.spec.id)' (\(p.info.name)) is not connected (it accepts \(s.caps))",
                             node: p.spec.id, port: s.name, file: file, at: p.spec.location))
             }

@@ -180,6 +180,9 @@ public struct JSONParser {
     private mutating func number() throws -> Double {
         let start = i
         if bytes[i] == UInt8(ascii: "-") { i += 1 }
+        if i + 1 < bytes.count, bytes[i] == UInt8(ascii: "0"), bytes[i + 1] >= UInt8(ascii: "0"), bytes[i + 1] <= UInt8(ascii: "9") {
+            throw error("invalid number: leading zeros are not allowed")
+        }
         func digits() -> Int {
             let s = i
             while i < bytes.count, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9") { i += 1 }
