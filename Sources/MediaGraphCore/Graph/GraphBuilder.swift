@@ -121,7 +121,8 @@ public enum GraphBuilder {
                 fail(.error("node '\(p.spec.id)' (\(p.info.name)) has no connected input; connect at least one of: " + p.info.inputs.map(\.name).joined(separator: ", "),
                             node: p.spec.id, file: file, at: p.spec.location))
             }
-            for (k, used) in p.outputUsed.enumerated() where !used {
+            let triedOutputs = spec.edges.filter { $0.from.node == p.spec.id }.map { $0.from.port ?? p.info.outputs.first?.name ?? "" }
+            for (k, used) in p.outputUsed.enumerated() where !used && !triedOutputs.contains(p.info.outputs[k].name) {
                 warnings.append(.warning("output '\(p.info.outputs[k].name)' of node '\(p.spec.id)' (\(p.info.name)) is connected nowhere; its buffers are dropped",
                                          node: p.spec.id, port: p.info.outputs[k].name, file: file, at: p.spec.location))
             }
