@@ -8,5 +8,6 @@ enum BenchAreas {
     /// Add one line per area.
     static let all: [BenchArea] = [
         BenchArea(name: "engine", run: EngineBench.run),
+        BenchArea(name: "kernels", run: KernelBench.run),
     ]
 }

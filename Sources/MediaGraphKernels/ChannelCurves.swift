@@ -1,0 +1,78 @@
+import Foundation
+
+/// One 256-entry table per colour channel: any per-channel curve on 8-bit values (gamma,
+/// levels). Built once from the formula in Double, rounded to nearest.
+public struct ChannelCurves: Equatable, Sendable {
+    /// Output byte for each input byte, for red, green and blue.
+    public let red: [UInt8], green: [UInt8], blue: [UInt8]
+
+    /// Tables from three functions on 0…1 values; results are clamped to 0…1 and rounded.
+    public init(red: (Double) -> Double, green: (Double) -> Double, blue: (Double) -> Double) {
+        func table(_ f: (Double) -> Double) -> [UInt8] {
+            (0..<256).map { v in
+                let y = f(Double(v) / 255)
+                let c = y.isNaN ? 0 : min(max(y, 0), 1)
+                return UInt8((c * 255).rounded(.toNearestOrAwayFromZero))
+            }
+        }
+        self.red = table(red)
+        self.green = table(green)
+        self.blue = table(blue)
+    }
+
+    /// rgb' = rgb^gamma (gamma 0…3), GPUImage's gamma filter.
+    public static func gamma(_ gamma: Double) throws -> ChannelCurves {
+        try KernelError.check("gamma.gamma", gamma, in: 0...3)
+        let f: (Double) -> Double = { pow($0, gamma) }
+        return ChannelCurves(red: f, green: f, blue: f)
+    }
+
+    /// GPUImage's (Photoshop's) levels on one channel, all values in 0…1 units:
+    /// `x' = mix(outputMin, outputMax, pow(min(max(x - inputMin, 0) / (inputMax - inputMin), 1), 1 / gamma))`.
+    public struct Levels: Equatable, Sendable {
+        public var inputMin: Double, inputMax: Double, gamma: Double, outputMin: Double, outputMax: Double
+
+        /// inputMin < inputMax, both 0…1; gamma 0.01…10 (the midtone slider: > 1 brightens);
+        /// outputMin and outputMax 0…1 (outputMin > outputMax inverts).
+        public init(inputMin: Double = 0, inputMax: Double = 1, gamma: Double = 1,
+                    outputMin: Double = 0, outputMax: Double = 1) {
+            self.inputMin = inputMin
+            self.inputMax = inputMax
+            self.gamma = gamma
+            self.outputMin = outputMin
+            self.outputMax = outputMax
+        }
+
+        func validated(_ channel: String) throws -> Levels {
+            try KernelError.check("levels.\(channel).inputMin", inputMin, in: 0...1)
+            try KernelError.check("levels.\(channel).inputMax", inputMax, in: 0...1)
+            try KernelError.check("levels.\(channel).gamma", gamma, in: 0.01...10)
+            try KernelError.check("levels.\(channel).outputMin", outputMin, in: 0...1)
+            try KernelError.check("levels.\(channel).outputMax", outputMax, in: 0...1)
+            guard inputMin < inputMax else {
+                throw KernelError.invalidParameter(
+                    name: "levels.\(channel).inputMin",
+                    detail: "inputMin \(inputMin) must be below inputMax \(inputMax)")
+            }
+            return self
+        }
+
+        func apply(_ x: Double) -> Double {
+            let t = min(max(x - inputMin, 0) / (inputMax - inputMin), 1)
+            let g = pow(t, 1 / gamma)
+            return outputMin + (outputMax - outputMin) * g
+        }
+    }
+
+    /// Levels with the same settings on red, green and blue.
+    public static func levels(_ all: Levels) throws -> ChannelCurves {
+        let l = try all.validated("all")
+        return ChannelCurves(red: l.apply, green: l.apply, blue: l.apply)
+    }
+
+    /// Levels with settings per channel.
+    public static func levels(red: Levels, green: Levels, blue: Levels) throws -> ChannelCurves {
+        let r = try red.validated("red"), g = try green.validated("green"), b = try blue.validated("blue")
+        return ChannelCurves(red: r.apply, green: g.apply, blue: b.apply)
+    }
+}

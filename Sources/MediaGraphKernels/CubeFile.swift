@@ -1,0 +1,186 @@
+import Foundation
+
+/// A .cube file could not be read: which file, which line (1-based), and what was wrong.
+public struct CubeFileError: Error, Equatable, CustomStringConvertible {
+    public let file: String
+    public let line: Int
+    public let message: String
+
+    public var description: String { "\(file):\(line): \(message)" }
+}
+
+/// A 3D colour look-up table as read from an Adobe/Iridas .cube file.
+///
+/// Accepted: `TITLE "..."`, `LUT_3D_SIZE n` (2…65), `DOMAIN_MIN r g b`, `DOMAIN_MAX r g b`,
+/// `LUT_3D_INPUT_RANGE min max`, `#` comments and blank lines, then n³ rows of three numbers with
+/// red changing fastest, then green, then blue.
+public struct CubeLUT: Equatable, Sendable {
+    public static let sizeRange = 2...65
+
+    public var title: String?
+    /// Points per axis.
+    public var size: Int
+    /// Input values mapped to the first and last grid point, per channel (r, g, b).
+    public var domainMin: SIMD3<Double>
+    public var domainMax: SIMD3<Double>
+    /// size³ output colours; entry `r + g·size + b·size²` is grid point (r, g, b).
+    public var table: [SIMD3<Float>]
+
+    /// Builds a table from a function of the grid colour (each component 0…1), e.g. for tests.
+    public init(size: Int, title: String? = nil, _ f: (SIMD3<Double>) -> SIMD3<Double>) {
+        self.size = size
+        self.title = title
+        domainMin = .zero
+        domainMax = .one
+        table = []
+        table.reserveCapacity(size * size * size)
+        let step = 1 / Double(size - 1)
+        for b in 0..<size {
+            for g in 0..<size {
+                for r in 0..<size {
+                    let v = f(SIMD3(Double(r), Double(g), Double(b)) * step)
+                    table.append(SIMD3<Float>(Float(v.x), Float(v.y), Float(v.z)))
+                }
+            }
+        }
+    }
+
+    /// Reads and parses the .cube file at `path`; errors name `path` and the line.
+    public init(contentsOfFile path: String) throws {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CubeFileError(file: path, line: 0, message: "cannot read the file")
+        }
+        try self.init(parsing: [UInt8](data), file: path)
+    }
+
+    /// Parses the text of a .cube file; `file` is the name used in errors.
+    public init(parsing text: String, file: String) throws {
+        try self.init(parsing: Array(text.utf8), file: file)
+    }
+
+    init(parsing bytes: [UInt8], file: String) throws {
+        var parser = CubeParser(file: file)
+        try parser.parse(bytes)
+        title = parser.title
+        size = parser.size
+        domainMin = parser.domainMin
+        domainMax = parser.domainMax
+        table = parser.table
+    }
+}
+
+/// The line-by-line reading behind `CubeLUT(parsing:)`.
+struct CubeParser {
+    let file: String
+    var title: String?
+    var size = 0
+    var sizeLine = 0
+    var domainMin = SIMD3<Double>.zero
+    var domainMax = SIMD3<Double>.one
+    var domainLine = 0
+    var table: [SIMD3<Float>] = []
+
+    init(file: String) { self.file = file }
+
+    func fail(_ line: Int, _ message: String) -> CubeFileError {
+        CubeFileError(file: file, line: line, message: message)
+    }
+
+    mutating func parse(_ bytes: [UInt8]) throws {
+        var lineNumber = 0
+        var start = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "\n") { end += 1 }
+            lineNumber += 1
+            try parseLine(bytes[start..<end], lineNumber)
+            start = end + 1
+        }
+        let lastLine = max(lineNumber, 1)
+        guard size > 0 else {
+            throw fail(lastLine, "no LUT_3D_SIZE line; expected LUT_3D_SIZE n (n in 2…65) before the table")
+        }
+        let expected = size * size * size
+        guard table.count == expected else {
+            throw fail(lastLine, "the table ends after \(table.count) rows; LUT_3D_SIZE \(size) needs \(expected)")
+        }
+        for c in 0..<3 where !(domainMin[c] < domainMax[c]) {
+            throw fail(domainLine, "DOMAIN_MIN \(domainMin[c]) must be below DOMAIN_MAX \(domainMax[c]) "
+                + "for \(["red", "green", "blue"][c])")
+        }
+    }
+
+    mutating func parseLine(_ raw: ArraySlice<UInt8>, _ line: Int) throws {
+        // Cut the comment, then split on blanks (\r of CRLF files included).
+        var content = raw
+        if let hash = content.firstIndex(of: UInt8(ascii: "#")) { content = content[..<hash] }
+        var tokens: [Substring] = []
+        var i = content.startIndex
+        while i < content.endIndex {
+            while i < content.endIndex && Self.isBlank(content[i]) { i += 1 }
+            let s = i
+            while i < content.endIndex && !Self.isBlank(content[i]) { i += 1 }
+            if s < i { tokens.append(Substring(decoding: content[s..<i], as: UTF8.self)) }
+        }
+        guard let keyword = tokens.first else { return }
+        let arguments = tokens.dropFirst()
+        switch keyword {
+        case "TITLE":
+            let text = String(decoding: content, as: UTF8.self)
+            let rest = text.drop { $0 != "E" }.dropFirst().trimmingCharacters(in: .whitespacesAndNewlines)
+            title = rest.trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        case "LUT_3D_SIZE":
+            guard sizeLine == 0 else {
+                throw fail(line, "LUT_3D_SIZE appears again (first on line \(sizeLine))")
+            }
+            guard arguments.count == 1, let n = Int(arguments.first!) else {
+                throw fail(line, "LUT_3D_SIZE needs one whole number, found '\(arguments.joined(separator: " "))'")
+            }
+            guard CubeLUT.sizeRange.contains(n) else {
+                throw fail(line, "LUT_3D_SIZE \(n) is out of range 2…65")
+            }
+            size = n
+            sizeLine = line
+            table.reserveCapacity(n * n * n)
+        case "LUT_1D_SIZE":
+            throw fail(line, "1D LUTs (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
+        case "DOMAIN_MIN", "DOMAIN_MAX":
+            let v = try numbers(arguments, 3, what: String(keyword), line)
+            if keyword == "DOMAIN_MIN" { domainMin = SIMD3(v[0], v[1], v[2]) } else { domainMax = SIMD3(v[0], v[1], v[2]) }
+            domainLine = line
+        case "LUT_3D_INPUT_RANGE":
+            let v = try numbers(arguments, 2, what: "LUT_3D_INPUT_RANGE", line)
+            domainMin = SIMD3(repeating: v[0])
+            domainMax = SIMD3(repeating: v[1])
+            domainLine = line
+        default:
+            guard size > 0 else {
+                if Self.isLetter(keyword.utf8.first!) {
+                    throw fail(line, "unknown keyword '\(keyword)'; expected TITLE, LUT_3D_SIZE, DOMAIN_MIN, "
+                        + "DOMAIN_MAX or LUT_3D_INPUT_RANGE")
+                }
+                throw fail(line, "table row before the LUT_3D_SIZE line")
+            }
+            let v = try numbers(tokens[...], 3, what: "a table row", line)
+            guard table.count < size * size * size else {
+                throw fail(line, "more than \(size * size * size) table rows (LUT_3D_SIZE \(size))")
+            }
+            table.append(SIMD3<Float>(Float(v[0]), Float(v[1]), Float(v[2])))
+        }
+    }
+
+    func numbers(_ tokens: ArraySlice<Substring>, _ count: Int, what: String, _ line: Int) throws -> [Double] {
+        guard tokens.count == count else {
+            throw fail(line, "\(what) needs \(count) numbers, found \(tokens.count)")
+        }
+        return try tokens.map { t in
+            guard let v = Double(t), v.isFinite else {
+                throw fail(line, "\(what): '\(t)' is not a number")
+            }
+            return v
+        }
+    }
+
+    static func isBlank(_ c: UInt8) -> Bool { c == 32 || c == 9 || c == 13 }
+    static func isLetter(_ c: UInt8) -> Bool { (c | 0x20) >= 97 && (c | 0x20) <= 122 }
+}

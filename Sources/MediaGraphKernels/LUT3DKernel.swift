@@ -1,0 +1,140 @@
+import MediaGraphCore
+
+/// Applies a 3D LUT (`CubeLUT`) to rgba/bgra frames with trilinear or tetrahedral interpolation,
+/// as ffmpeg's `lut3d` filter does (it truncates the result; we round to nearest, so the two
+/// differ by at most 1). Alpha is copied.
+///
+/// Everything that depends on one input byte (grid index, neighbour step, fraction) is looked up
+/// in per-channel tables of 256 entries built once, so a pixel costs 3 small look-ups, 4 or 8
+/// grid loads and a few `SIMD4<Float>` multiply-adds.
+public struct LUT3DKernel: Sendable {
+    public enum Interpolation: String, CaseIterable, Sendable {
+        case trilinear, tetrahedral
+    }
+
+    /// Pixel formats the kernel accepts.
+    public static let formats: [PixelFormat] = [.rgba, .bgra]
+
+    public let interpolation: Interpolation
+    public let size: Int
+    /// Grid colours ×255 in (r, g, b, 0) lanes, index r + g·size + b·size².
+    private let grid: [SIMD4<Float>]
+    /// For each channel (r, g, b) and input byte: grid offset of the lower point, offset to the
+    /// upper one, and the fraction between them.
+    private let axes: [Axis]
+
+    struct Axis {
+        var low: Int32
+        var step: Int32
+        var fraction: Float
+    }
+
+    public init(_ lut: CubeLUT, interpolation: Interpolation = .tetrahedral) {
+        self.interpolation = interpolation
+        size = lut.size
+        grid = lut.table.map { SIMD4($0.x * 255, $0.y * 255, $0.z * 255, 0) }
+        var axes: [Axis] = []
+        let n = lut.size
+        let strides = [1, n, n * n]
+        for c in 0..<3 {
+            let lo = lut.domainMin[c], hi = lut.domainMax[c]
+            for v in 0..<256 {
+                let t = min(max((Double(v) / 255 - lo) / (hi - lo), 0), 1) * Double(n - 1)
+                let i0 = min(Int(t), n - 1)
+                let i1 = min(i0 + 1, n - 1)
+                axes.append(Axis(low: Int32(i0 * strides[c]), step: Int32((i1 - i0) * strides[c]),
+                                 fraction: Float(t - Double(i0))))
+            }
+        }
+        self.axes = axes
+    }
+
+    /// Applies the LUT from `source` into `destination` (same format and size; may be the same
+    /// memory) on `threads` threads (0 = all cores).
+    public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
+        try FrameCheck.validate(kernel: "lut3d", source: source, destination: destination,
+                                accepted: Self.formats)
+        // Bit position of red and blue in a little-endian pixel word.
+        let redShift: UInt32 = source.format == .rgba ? 0 : 16
+        let tetrahedral = interpolation == .tetrahedral
+        grid.withUnsafeBufferPointer { g in
+            axes.withUnsafeBufferPointer { a in
+                let grid = g.baseAddress!, axes = a.baseAddress!
+                RowBands.run(rows: source.height, threads: threads) { band in
+                    for y in band {
+                        let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                        let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                        if tetrahedral {
+                            Self.row(s, d, source.width, grid, axes, redShift, tetrahedral: true)
+                        } else {
+                            Self.row(s, d, source.width, grid, axes, redShift, tetrahedral: false)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                    _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>,
+                    _ redShift: UInt32, tetrahedral: Bool) {
+        let blueShift = 16 - redShift
+        let half = SIMD4<Float>(repeating: 0.5)
+        for x in 0..<width {
+            let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
+            let ar = axes[Int((p >> redShift) & 0xFF)]
+            let ag = axes[256 + Int((p >> 8) & 0xFF)]
+            let ab = axes[512 + Int((p >> blueShift) & 0xFF)]
+            let c = tetrahedral ? tetra(grid, ar, ag, ab) : trilinear(grid, ar, ag, ab)
+            let v = SIMD4<Int32>((c + half).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)),
+                                 rounding: .towardZero)
+            let out = UInt32(truncatingIfNeeded: v.x) << redShift | UInt32(truncatingIfNeeded: v.y) << 8
+                | UInt32(truncatingIfNeeded: v.z) << blueShift | (p & 0xFF00_0000)
+            d.storeBytes(of: out, toByteOffset: 4 * x, as: UInt32.self)
+        }
+    }
+
+    /// Interpolation inside the tetrahedron of the unit cube that holds the point (chosen by the
+    /// order of the three fractions); 4 grid points.
+    @inline(__always)
+    static func tetra(_ grid: UnsafePointer<SIMD4<Float>>, _ r: Axis, _ g: Axis, _ b: Axis) -> SIMD4<Float> {
+        let base = Int(r.low + g.low + b.low)
+        let sr = Int(r.step), sg = Int(g.step), sb = Int(b.step)
+        let fr = r.fraction, fg = g.fraction, fb = b.fraction
+        let c000 = grid[base], c111 = grid[base + sr + sg + sb]
+        if fr > fg {
+            if fg > fb {
+                return c000 * (1 - fr) + grid[base + sr] * (fr - fg) + grid[base + sr + sg] * (fg - fb) + c111 * fb
+            } else if fr > fb {
+                return c000 * (1 - fr) + grid[base + sr] * (fr - fb) + grid[base + sr + sb] * (fb - fg) + c111 * fg
+            } else {
+                return c000 * (1 - fb) + grid[base + sb] * (fb - fr) + grid[base + sr + sb] * (fr - fg) + c111 * fg
+            }
+        } else {
+            if fb > fg {
+                return c000 * (1 - fb) + grid[base + sb] * (fb - fg) + grid[base + sg + sb] * (fg - fr) + c111 * fr
+            } else if fb > fr {
+                return c000 * (1 - fg) + grid[base + sg] * (fg - fb) + grid[base + sg + sb] * (fb - fr) + c111 * fr
+            } else {
+                return c000 * (1 - fg) + grid[base + sg] * (fg - fr) + grid[base + sr + sg] * (fr - fb) + c111 * fb
+            }
+        }
+    }
+
+    /// Interpolation between the 8 corners of the cell: along red, then green, then blue.
+    @inline(__always)
+    static func trilinear(_ grid: UnsafePointer<SIMD4<Float>>, _ r: Axis, _ g: Axis, _ b: Axis) -> SIMD4<Float> {
+        let base = Int(r.low + g.low + b.low)
+        let sr = Int(r.step), sg = Int(g.step), sb = Int(b.step)
+        let fr = SIMD4(repeating: r.fraction), fg = SIMD4(repeating: g.fraction), fb = SIMD4(repeating: b.fraction)
+        @inline(__always) func lerp(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ t: SIMD4<Float>) -> SIMD4<Float> {
+            a + (b - a) * t
+        }
+        let c00 = lerp(grid[base], grid[base + sr], fr)
+        let c10 = lerp(grid[base + sg], grid[base + sr + sg], fr)
+        let c01 = lerp(grid[base + sb], grid[base + sr + sb], fr)
+        let c11 = lerp(grid[base + sg + sb], grid[base + sr + sg + sb], fr)
+        return lerp(lerp(c00, c10, fg), lerp(c01, c11, fg), fb)
+    }
+}
