@@ -1,0 +1,167 @@
+import CAVCodec
+import MediaGraphCore
+
+/// The libavcodec encoder both H264Encoder and HEVCEncoder wrap: opens a codec by name with
+/// ffmpeg-style options, feeds yuv420p frames without copying them, and turns AVPackets into
+/// `EncodedPacket`s in Annex B with the parameter sets in front of every key frame.
+final class LibavVideoEncoder {
+    let component: String
+    let width: Int
+    let height: Int
+    let isHEVC: Bool
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    /// A reference-counted buffer that owns nothing: libavcodec copies frames that have no
+    /// buffer, and the caller's planes stay valid for the whole call, so this avoids that copy.
+    private var borrowedBuffer: UnsafeMutablePointer<AVBufferRef>?
+    private var durations: FrameDurations
+    /// Parameter sets in Annex B (libavcodec's extradata), put in front of key frames.
+    private(set) var headers: [UInt8] = []
+    private(set) var headerUnits: [[UInt8]] = []
+    private(set) var packetsOut = 0
+    private var flushed = false
+
+    init(encoderName: String, component: String, options: [(String, String)], width: Int, height: Int,
+         timeBase: Rational, frameRate: Rational) throws {
+        LibraryLog.install()
+        self.component = component
+        self.width = width
+        self.height = height
+        self.isHEVC = component == "hevc"
+        durations = FrameDurations(timeBase: timeBase, frameRate: frameRate)
+        guard timeBase.num > 0, timeBase.den > 0, timeBase.num <= Int32.max, timeBase.den <= Int32.max else {
+            throw CodecError.setting(component, "timeBase", expected: "a positive rational that fits 32 bits", found: "\(timeBase)")
+        }
+        guard frameRate.num > 0, frameRate.den > 0, frameRate.num <= Int32.max, frameRate.den <= Int32.max else {
+            throw CodecError.setting(component, "frameRate", expected: "a positive rational that fits 32 bits", found: "\(frameRate)")
+        }
+        guard let codec = avcodec_find_encoder_by_name(encoderName) else {
+            throw CodecError(.openFailed, component: component, message: "this libavcodec has no \(encoderName) encoder")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw CodecError(.openFailed, component: component, message: "out of memory allocating the codec context")
+        }
+        context = ctx
+        ctx.pointee.width = Int32(width)
+        ctx.pointee.height = Int32(height)
+        ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        ctx.pointee.time_base = AVRational(num: Int32(timeBase.num), den: Int32(timeBase.den))
+        ctx.pointee.framerate = AVRational(num: Int32(frameRate.num), den: Int32(frameRate.den))
+        // Parameter sets at open (the configuration); they are put back in front of key frames
+        // below, which gives the same stream as x264's repeat-headers.
+        ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
+
+        var dictionary: OpaquePointer? = nil
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let opened = avcodec_open2(ctx, codec, &dictionary)
+        guard opened >= 0 else {
+            throw CodecError(.openFailed, component: component,
+                             message: LibraryLog.message("\(encoderName) refused to open", code: opened, context: UnsafeMutableRawPointer(ctx)))
+        }
+        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            let key = String(cString: unused.pointee.key)
+            throw CodecError(.openFailed, component: component, param: key,
+                             message: "\(encoderName) does not know the option '\(key)'")
+        }
+        if let extra = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 {
+            let bytes = UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size))
+            headers = Array(bytes)
+            headerUnits = AnnexB.nalUnits(bytes).map { Array($0) }
+        }
+        guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
+            throw CodecError(.openFailed, component: component, message: "out of memory allocating a frame")
+        }
+        frame = f
+        packet = p
+        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.width = Int32(width)
+        f.pointee.height = Int32(height)
+        borrowedBuffer = av_buffer_create(UnsafeMutablePointer<UInt8>(bitPattern: 1), 1, { _, _ in }, nil, 0)
+        guard borrowedBuffer != nil else {
+            throw CodecError(.openFailed, component: component, message: "out of memory allocating a buffer reference")
+        }
+    }
+
+    deinit {
+        if let frame { frame.pointee.buf.0 = nil }
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        av_buffer_unref(&borrowedBuffer)
+        avcodec_free_context(&context)
+    }
+
+    func encode(_ planes: FramePlanes, pts: Int64) throws -> [EncodedPacket] {
+        guard let ctx = context, let frame else { return [] }
+        guard !flushed else {
+            throw CodecError(.invalidInput, component: component, message: "frame \(durations.framesIn) arrived after flush")
+        }
+        guard planes.format == .yuv420p, planes.width == width, planes.height == height,
+              let u = planes.data1, let v = planes.data2 else {
+            throw CodecError(.invalidInput, component: component,
+                             message: "frame \(durations.framesIn): expected yuv420p \(width)x\(height), found \(planes.format) \(planes.width)x\(planes.height)")
+        }
+        try durations.input(pts: pts, component: component)
+        frame.pointee.data.0 = planes.data0
+        frame.pointee.data.1 = u
+        frame.pointee.data.2 = v
+        frame.pointee.linesize.0 = Int32(planes.stride0)
+        frame.pointee.linesize.1 = Int32(planes.stride1)
+        frame.pointee.linesize.2 = Int32(planes.stride2)
+        frame.pointee.pts = pts
+        frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
+        frame.pointee.buf.0 = borrowedBuffer
+        let sent = avcodec_send_frame(ctx, frame)
+        frame.pointee.buf.0 = nil
+        guard sent >= 0 else {
+            throw CodecError(.processingFailed, component: component,
+                             message: LibraryLog.message("frame \(durations.framesIn - 1) (pts \(pts)) was refused", code: sent, context: UnsafeMutableRawPointer(ctx)))
+        }
+        return try receive()
+    }
+
+    func flush() throws -> [EncodedPacket] {
+        guard let ctx = context else { return [] }
+        if flushed { return [] }
+        flushed = true
+        let sent = avcodec_send_frame(ctx, nil)
+        guard sent >= 0 else {
+            throw CodecError(.processingFailed, component: component,
+                             message: LibraryLog.message("draining failed", code: sent, context: UnsafeMutableRawPointer(ctx)))
+        }
+        return try receive()
+    }
+
+    private func receive() throws -> [EncodedPacket] {
+        guard let ctx = context, let packet else { return [] }
+        var out: [EncodedPacket] = []
+        while true {
+            let r = avcodec_receive_packet(ctx, packet)
+            if r == mg_averror_eagain() || r == mg_averror_eof() { break }
+            guard r >= 0 else {
+                throw CodecError(.processingFailed, component: component,
+                                 message: LibraryLog.message("encoding failed after \(packetsOut) packets", code: r, context: UnsafeMutableRawPointer(ctx)))
+            }
+            defer { av_packet_unref(packet) }
+            let isKey = packet.pointee.flags & AV_PKT_FLAG_KEY != 0
+            let payload = UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))
+            var data: [UInt8]
+            if isKey && !headers.isEmpty && !AnnexB.hasSPS(payload, hevc: isHEVC) {
+                data = headers
+                if isHEVC {
+                    data.append(contentsOf: payload)
+                } else {
+                    AnnexB.appendAfterHeaders(payload, to: &data)
+                }
+            } else {
+                data = Array(payload)
+            }
+            let pts = packet.pointee.pts
+            out.append(EncodedPacket(data: data, pts: pts, dts: packet.pointee.dts,
+                                     duration: durations.duration(of: pts), isKeyFrame: isKey))
+            packetsOut += 1
+        }
+        return out
+    }
+}
