@@ -60,6 +60,11 @@ final class LibavVideoEncoder {
             throw CodecError(.openFailed, component: component,
                              message: LibraryLog.message("\(encoderName) refused to open", code: opened, context: UnsafeMutableRawPointer(ctx)))
         }
+        // libx264 only logs a bad x264-params entry and opens anyway: treat it as the failure it is.
+        let errors = LibraryLog.takeErrors(for: UnsafeMutableRawPointer(ctx))
+        if !errors.isEmpty {
+            throw CodecError(.openFailed, component: component, message: "\(encoderName) refused its settings: \(errors.joined(separator: "; "))")
+        }
         if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
             let key = String(cString: unused.pointee.key)
             throw CodecError(.openFailed, component: component, param: key,

@@ -6,7 +6,7 @@ import Foundation
 /// library's own words, and keeps libavcodec from printing to stderr.
 enum LibraryLog {
     private static let lock = NSLock()
-    nonisolated(unsafe) private static var messages: [UnsafeMutableRawPointer: [String]] = [:]
+    nonisolated(unsafe) private static var messages: [UnsafeMutableRawPointer: [(level: Int32, text: String)]] = [:]
     private static let installed: Void = {
         av_log_set_callback { context, level, format, arguments in
             guard level <= AV_LOG_WARNING, let format, let arguments else { return }
@@ -15,17 +15,17 @@ enum LibraryLog {
             av_log_format_line2(nil, level, format, arguments, &line, Int32(line.count), &printPrefix)
             let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty, let context else { return }
-            LibraryLog.record(text, for: context)
+            LibraryLog.record(text, level: level, for: context)
         }
     }()
 
     static func install() { _ = installed }
 
-    private static func record(_ text: String, for context: UnsafeMutableRawPointer) {
+    private static func record(_ text: String, level: Int32, for context: UnsafeMutableRawPointer) {
         lock.lock(); defer { lock.unlock() }
         var list = messages[context] ?? []
         if list.count >= 8 { list.removeFirst() }
-        list.append(text)
+        list.append((level, text))
         messages[context] = list
     }
 
@@ -33,7 +33,16 @@ enum LibraryLog {
     static func take(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
         lock.lock(); defer { lock.unlock() }
-        return messages.removeValue(forKey: context) ?? []
+        return (messages.removeValue(forKey: context) ?? []).map(\.text)
+    }
+
+    /// The errors logged for `context` since the last call (and forgets all). libx264 logs a
+    /// rejected x264-params entry ("Error parsing option …") only as a warning, so warnings that
+    /// say "Error" count too.
+    static func takeErrors(for context: UnsafeMutableRawPointer?) -> [String] {
+        guard let context else { return [] }
+        lock.lock(); defer { lock.unlock() }
+        return (messages.removeValue(forKey: context) ?? []).filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
     }
 
     /// av_strerror's text for a libav error code.
