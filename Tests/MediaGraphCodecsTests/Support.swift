@@ -11,15 +11,17 @@ final class TestFrame {
     let planes: [UnsafeMutablePointer<UInt8>]
     let sizes: [(width: Int, height: Int)]
 
-    init(format: PixelFormat = .yuv420p, width: Int, height: Int, padding: Int = 24) {
+    /// `alignment` > 1 rounds strides up to it and aligns the planes (as the engine's pools do).
+    init(format: PixelFormat = .yuv420p, width: Int, height: Int, padding: Int = 24, alignment: Int = 1) {
         self.width = width
         self.height = height
         self.format = format
         var s: [Int] = [], p: [UnsafeMutablePointer<UInt8>] = [], z: [(Int, Int)] = []
         for i in 0..<format.planeCount {
             let size = format.planeSize(i, width: width, height: height)
-            let stride = size.width * format.bytesPerPixel(plane: i) + padding
-            let mem = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * size.height)
+            let stride = (size.width * format.bytesPerPixel(plane: i) + padding + alignment - 1) / alignment * alignment
+            let mem = UnsafeMutableRawPointer.allocate(byteCount: stride * size.height, alignment: max(alignment, 16))
+                .bindMemory(to: UInt8.self, capacity: stride * size.height)
             mem.initialize(repeating: 0xEE, count: stride * size.height)
             s.append(stride); p.append(mem); z.append(size)
         }
