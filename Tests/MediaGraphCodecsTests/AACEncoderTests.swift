@@ -67,4 +67,46 @@ func power(of frequency: Double, in signal: ArraySlice<Float>, sampleRate: Doubl
         let strongest = candidates.max { power(of: $0, in: middle, sampleRate: 48000) < power(of: $1, in: middle, sampleRate: 48000) }
         #expect(strongest == 1000)
     }
+
+    /// Frame payloads of an ADTS stream (headers stripped).
+    static func adtsFrames(_ bytes: [UInt8]) -> [[UInt8]] {
+        var frames: [[UInt8]] = []
+        var i = 0
+        while i + 7 <= bytes.count, bytes[i] == 0xFF, bytes[i + 1] & 0xF0 == 0xF0 {
+            let headerSize = bytes[i + 1] & 1 == 1 ? 7 : 9
+            let length = (Int(bytes[i + 3] & 3) << 11) | (Int(bytes[i + 4]) << 3) | Int(bytes[i + 5] >> 5)
+            guard length >= headerSize, i + length <= bytes.count else { break }
+            frames.append(Array(bytes[(i + headerSize)..<(i + length)]))
+            i += length
+        }
+        return frames
+    }
+
+    @Test func sameBytesAsFFmpegAACOnTheSameSamples() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let rate = 44100, total = 30000
+        let left = (0..<total).map { Float(0.5 * sin(2 * Double.pi * 1000 * Double($0) / Double(rate))) }
+        let right = (0..<total).map { Float(0.3 * sin(2 * Double.pi * 1500 * Double($0) / Double(rate))) }
+        let encoder = try AACEncoder(settings: AACSettings(bitrate: 96), sampleRate: rate, channels: 2)
+        var packets: [EncodedPacket] = []
+        var start = 0
+        try left.withUnsafeBufferPointer { l in
+            try right.withUnsafeBufferPointer { r in
+                while start < total {
+                    let n = min(777, total - start)
+                    packets += try encoder.encode([l.baseAddress! + start, r.baseAddress! + start], count: n)
+                    start += n
+                }
+            }
+        }
+        packets += try encoder.flush()
+        var interleaved: [Float] = []
+        for i in 0..<total { interleaved += [left[i], right[i]] }
+        try writeFile(dir.path("in.raw"), interleaved.withUnsafeBytes { Array($0) })
+        let r = try runTool("ffmpeg", ["-v", "error", "-f", "f32le", "-ar", "\(rate)", "-ac", "2", "-i", dir.path("in.raw"),
+                                       "-c:a", "aac", "-b:a", "96k", "-f", "adts", dir.path("ref.aac")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let reference = Self.adtsFrames(try readFile(dir.path("ref.aac")))
+        expectSameFrames(packets, reference)
+    }
 }

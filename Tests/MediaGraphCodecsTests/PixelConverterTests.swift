@@ -80,3 +80,19 @@ struct ConversionCase: CustomStringConvertible, Sendable {
         #expect(diff == nil, "\(c): first difference at byte \(diff ?? -1)")
     }
 }
+
+@Suite struct PixelConverterErrorTests {
+    @Test func badSizesAndFramesAreErrors() throws {
+        expectMessage("convert: param 'destination width': expected 1...16384, found 0") {
+            _ = try PixelConverter(from: VideoFormat(pixelFormat: .yuv420p, width: 64, height: 48),
+                                   to: VideoFormat(pixelFormat: .rgba, width: 0, height: 48))
+        }
+        let converter = try PixelConverter(from: VideoFormat(pixelFormat: .yuv420p, width: 64, height: 48),
+                                           to: VideoFormat(pixelFormat: .rgba, width: 32, height: 24), algorithm: .area)
+        let src = TestFrame(format: .yuv420p, width: 64, height: 48)
+        let wrong = TestFrame(format: .bgra, width: 32, height: 24)
+        expectMessage("convert: frame 0: expected destination rgba 32x24, found bgra 32x24") {
+            try converter.convert(source: src.framePlanes, destination: wrong.framePlanes)
+        }
+    }
+}
