@@ -138,18 +138,14 @@ public final class PixelConverter {
     /// Converts one frame. `source` and `destination` must have the formats and sizes given at
     /// creation (any strides).
     public func convert(source frame: FramePlanes, destination out: FramePlanes) throws {
-        guard frame.format == source.pixelFormat, frame.width == source.width, frame.height == source.height else {
-            throw CodecError(.invalidInput, component: "convert",
-                             message: "frame \(frameNumber): expected source \(source.pixelFormat) \(source.width)x\(source.height), found \(frame.format) \(frame.width)x\(frame.height)")
-        }
-        guard out.format == destination.pixelFormat, out.width == destination.width, out.height == destination.height else {
-            throw CodecError(.invalidInput, component: "convert",
-                             message: "frame \(frameNumber): expected destination \(destination.pixelFormat) \(destination.width)x\(destination.height), found \(out.format) \(out.width)x\(out.height)")
-        }
+        try FrameCheck.check(frame, format: source.pixelFormat, width: source.width, height: source.height,
+                             component: "convert", role: "source", frame: frameNumber)
+        try FrameCheck.check(out, format: destination.pixelFormat, width: destination.width, height: destination.height,
+                             component: "convert", role: "destination", frame: frameNumber)
         for i in 0..<3 {
-            sourcePlanes[i] = i < frame.planeCount ? UnsafePointer(frame.data(i)) : nil
+            sourcePlanes[i] = i < frame.planeCount ? UnsafePointer(Self.plane(frame, i)) : nil
             sourceStrides[i] = i < frame.planeCount ? Int32(frame.stride(i)) : 0
-            destinationPlanes[i] = i < out.planeCount ? out.data(i) : nil
+            destinationPlanes[i] = i < out.planeCount ? Self.plane(out, i) : nil
             destinationStrides[i] = i < out.planeCount ? Int32(out.stride(i)) : 0
         }
         var rows: Int32
@@ -169,6 +165,15 @@ public final class PixelConverter {
                              message: "frame \(frameNumber): libswscale wrote \(rows) of \(destination.height) rows")
         }
         frameNumber += 1
+    }
+
+    /// Plane `i` without FramePlanes.data(_:)'s force unwrap (FrameCheck has checked them).
+    private static func plane(_ f: FramePlanes, _ i: Int) -> UnsafeMutablePointer<UInt8>? {
+        switch i {
+        case 0: return f.data0
+        case 1: return f.data1
+        default: return f.data2
+        }
     }
 
     static func avFormat(_ format: PixelFormat) -> AVPixelFormat {

@@ -98,11 +98,8 @@ final class VPXEncoderCore {
         guard !flushed else {
             throw CodecError(.invalidInput, component: component, message: "frame \(durations.framesIn) arrived after flush")
         }
-        guard planes.format == .yuv420p, planes.width == width, planes.height == height,
-              let u = planes.data1, let v = planes.data2 else {
-            throw CodecError(.invalidInput, component: component,
-                             message: "frame \(durations.framesIn): expected yuv420p \(width)x\(height), found \(planes.format) \(planes.width)x\(planes.height)")
-        }
+        try FrameCheck.check(planes, format: .yuv420p, width: width, height: height, component: component, frame: durations.framesIn)
+        guard let u = planes.data1, let v = planes.data2 else { return [] }
         try durations.input(pts: pts, component: component)
         image.planes.0 = planes.data0
         image.planes.1 = u

@@ -112,6 +112,11 @@ func expectMessage(_ expected: String, sourceLocation: SourceLocation = #_source
         expectMessage("h264: frame 0: expected yuv420p 64x48, found yuv420p 32x48") {
             _ = try encoder.encode(wrong.framePlanes, pts: 0)
         }
+        var short = TestFrame(width: 64, height: 48).framePlanes
+        short.stride1 = 16
+        expectMessage("h264: frame 0: plane 1 stride 16 is shorter than its row of 32 bytes") {
+            _ = try encoder.encode(short, pts: 0)
+        }
         let right = TestFrame(width: 64, height: 48)
         right.fill(index: 0)
         _ = try encoder.encode(right.framePlanes, pts: 5)
