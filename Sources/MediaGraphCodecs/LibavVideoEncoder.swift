@@ -39,42 +39,23 @@ final class LibavVideoEncoder {
         guard let codec = avcodec_find_encoder_by_name(encoderName) else {
             throw CodecError(.openFailed, component: component, message: "this libavcodec has no \(encoderName) encoder")
         }
-        guard let ctx = avcodec_alloc_context3(codec) else {
-            throw CodecError(.openFailed, component: component, message: "out of memory allocating the codec context")
+        let open = { (globalHeader: Bool) in
+            try Self.openContext(codec: codec, encoderName: encoderName, component: component, options: options,
+                                 width: width, height: height, timeBase: timeBase, frameRate: frameRate,
+                                 globalHeader: globalHeader)
         }
-        context = ctx
-        ctx.pointee.width = Int32(width)
-        ctx.pointee.height = Int32(height)
-        ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
-        ctx.pointee.time_base = AVRational(num: Int32(timeBase.num), den: Int32(timeBase.den))
-        ctx.pointee.framerate = AVRational(num: Int32(frameRate.num), den: Int32(frameRate.den))
-        // Parameter sets at open (the configuration); they are put back in front of key frames
-        // below, which gives the same stream as x264's repeat-headers.
-        ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER
-
-        var dictionary: OpaquePointer? = nil
-        defer { av_dict_free(&dictionary) }
-        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
-        let opened = avcodec_open2(ctx, codec, &dictionary)
-        guard opened >= 0 else {
-            throw CodecError(.openFailed, component: component,
-                             message: LibraryLog.message("\(encoderName) refused to open", code: opened, context: UnsafeMutableRawPointer(ctx)))
-        }
-        // libx264 only logs a bad x264-params entry and opens anyway: treat it as the failure it is.
-        let errors = LibraryLog.takeErrors(for: UnsafeMutableRawPointer(ctx))
-        if !errors.isEmpty {
-            throw CodecError(.openFailed, component: component, message: "\(encoderName) refused its settings: \(errors.joined(separator: "; "))")
-        }
-        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
-            let key = String(cString: unused.pointee.key)
-            throw CodecError(.openFailed, component: component, param: key,
-                             message: "\(encoderName) does not know the option '\(key)'")
-        }
-        if let extra = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 {
-            let bytes = UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size))
+        // The parameter sets at open come from a second encoder opened with global headers and
+        // closed again. The encoder that runs has none: x264/x265 then write the parameter sets
+        // in front of every key frame themselves, and count their bits in rate control and
+        // name repeat-headers in their SEI, exactly as in `ffmpeg -c:v libx264 -f h264`.
+        var probe: UnsafeMutablePointer<AVCodecContext>? = try open(true)
+        if let probe, let extra = probe.pointee.extradata, probe.pointee.extradata_size > 0 {
+            let bytes = UnsafeBufferPointer(start: extra, count: Int(probe.pointee.extradata_size))
             headers = Array(bytes)
             headerUnits = AnnexB.nalUnits(bytes).map { Array($0) }
         }
+        avcodec_free_context(&probe)
+        context = try open(false)
         guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
             throw CodecError(.openFailed, component: component, message: "out of memory allocating a frame")
         }
@@ -87,6 +68,51 @@ final class LibavVideoEncoder {
         guard borrowedBuffer != nil else {
             throw CodecError(.openFailed, component: component, message: "out of memory allocating a buffer reference")
         }
+    }
+
+    /// Allocates and opens one codec context; frees it again when opening fails.
+    private static func openContext(codec: UnsafePointer<AVCodec>, encoderName: String, component: String,
+                                    options: [(String, String)], width: Int, height: Int,
+                                    timeBase: Rational, frameRate: Rational,
+                                    globalHeader: Bool) throws -> UnsafeMutablePointer<AVCodecContext> {
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw CodecError(.openFailed, component: component, message: "out of memory allocating the codec context")
+        }
+        var ok = false
+        defer {
+            if !ok {
+                var failed: UnsafeMutablePointer<AVCodecContext>? = ctx
+                avcodec_free_context(&failed)
+            }
+        }
+        ctx.pointee.width = Int32(width)
+        ctx.pointee.height = Int32(height)
+        ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        ctx.pointee.time_base = AVRational(num: Int32(timeBase.num), den: Int32(timeBase.den))
+        ctx.pointee.framerate = AVRational(num: Int32(frameRate.num), den: Int32(frameRate.den))
+        if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
+
+        var dictionary: OpaquePointer? = nil
+        defer { av_dict_free(&dictionary) }
+        for (key, value) in options { av_dict_set(&dictionary, key, value, 0) }
+        let opened = avcodec_open2(ctx, codec, &dictionary)
+        let logContext = UnsafeMutableRawPointer(ctx)
+        guard opened >= 0 else {
+            throw CodecError(.openFailed, component: component,
+                             message: LibraryLog.message("\(encoderName) refused to open", code: opened, context: logContext))
+        }
+        // libx264 only logs a bad x264-params entry and opens anyway: treat it as the failure it is.
+        let errors = LibraryLog.takeErrors(for: logContext)
+        if !errors.isEmpty {
+            throw CodecError(.openFailed, component: component, message: "\(encoderName) refused its settings: \(errors.joined(separator: "; "))")
+        }
+        if let unused = av_dict_get(dictionary, "", nil, AV_DICT_IGNORE_SUFFIX) {
+            let key = String(cString: unused.pointee.key)
+            throw CodecError(.openFailed, component: component, param: key,
+                             message: "\(encoderName) does not know the option '\(key)'")
+        }
+        ok = true
+        return ctx
     }
 
     deinit {

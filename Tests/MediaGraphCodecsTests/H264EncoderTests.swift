@@ -53,13 +53,41 @@ func checkTimestamps(_ packets: [EncodedPacket], inputPTS: [Int64]) {
         #expect(ours.count == reference.count)
         let diff = firstDifference(ours, reference)
         #expect(diff == nil, "same library and settings give the same bytes; first difference at byte \(diff ?? -1)")
-        if diff != nil { try? writeFile("/tmp/mg-h264-ours.h264", ours); try? writeFile("/tmp/mg-h264-ref.h264", reference) }
+
+        // The configuration (from a probe encoder at open) holds the very SPS/PPS in the stream.
+        guard case .h264(let config) = encoder.configuration else { Issue.record("not h264"); return }
+        let firstPacket = packets.first?.data ?? []
+        let inBand = Array(([0, 0, 0, 1] + config.sps[0] + [0, 0, 0, 1] + config.pps[0]))
+        #expect(Array(firstPacket.prefix(inBand.count)) == inBand)
 
         let probe = try probeStream(dir.path("ours.h264"))
         #expect(probe["codec_name"] == "h264")
         #expect(probe["width"] == "\(width)" && probe["height"] == "\(height)")
         #expect(probe["nb_read_frames"] == "\(count)")
         #expect(try decodeErrors(dir.path("ours.h264")) == "")
+    }
+
+    /// Every setting mapped as ffmpeg's command line maps it: the same bytes prove it.
+    @Test func everySettingMapsAsFFmpegMapsIt() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let settings = H264Settings(preset: "fast", tune: "film", profile: "main", level: "3.1", bitrate: 300,
+                                    maxrate: 400, bufsize: 800, keyint: 15, minKeyint: 5, bframes: 2, refs: 2,
+                                    threads: 1, x264Params: "aq-mode=2:me=umh")
+        let encoder = try H264Encoder(settings: settings, width: width, height: height,
+                                      timeBase: Rational(1, 25), frameRate: Rational(25, 1))
+        let (packets, raw) = try encodeTestFrames(encoder, width: width, height: height, count: 40)
+        checkTimestamps(packets, inputPTS: (0..<40).map(Int64.init))
+        try writeFile(dir.path("in.yuv"), raw)
+        let r = try runTool("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(width)x\(height)",
+                                       "-framerate", "25", "-i", dir.path("in.yuv"),
+                                       "-c:v", "libx264", "-preset", "fast", "-tune", "film", "-profile:v", "main", "-level", "3.1",
+                                       "-b:v", "300k", "-maxrate", "400k", "-bufsize", "800k", "-g", "15", "-keyint_min", "5",
+                                       "-bf", "2", "-refs", "2", "-threads", "1", "-x264-params", "aq-mode=2:me=umh",
+                                       "-f", "h264", dir.path("ref.h264")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let ours = ElementaryStream.annexB(packets)
+        let diff = firstDifference(ours, try readFile(dir.path("ref.h264")))
+        #expect(diff == nil, "first difference at byte \(diff ?? -1)")
     }
 
     @Test func configurationHoldsParameterSetsAtOpen() throws {
