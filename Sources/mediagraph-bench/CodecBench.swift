@@ -35,28 +35,36 @@ enum CodecBench {
              ["-vf", "negate", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1",
               "-crf", "32", "-b:v", "0", "-f", "ivf"]),
         ]
-        print("\(width)x\(height), \(frames) frames yuv420p, invert → encoder → file; wall s / peak RSS MiB (/usr/bin/time)")
+        print("\(width)x\(height), \(frames) frames yuv420p, invert → encoder → file; wall s, CPU s (user+sys), peak RSS MiB (/usr/bin/time)")
         for c in cases {
-            for round in 1...2 {
+            for round in 1...3 {
                 let ours = dir.appendingPathComponent("ours.\(c.ext)").path
                 let theirs = dir.appendingPathComponent("ffmpeg.\(c.ext)").path
                 let self_ = URL(fileURLWithPath: CommandLine.arguments[0]).path
                 let a = timed([self_, "codecs"], environment: [jobVariable: "\(c.job)|\(input)|\(ours)"])
                 let b = timed(["ffmpeg", "-v", "error", "-y"] + rawInput + c.ffmpeg + [theirs])
                 let same = sameEncodedFrames(ours, theirs, ivf: c.ext == "ivf")
-                func show(_ m: (Double, Double)?) -> String { m.map { String(format: "%6.2f s %7.1f MiB", $0.0, $0.1) } ?? "failed" }
-                print("\(c.name) [\(round)]: ours \(show(a))  ffmpeg \(show(b))  ratio \(a.flatMap { x in b.map { String(format: "%.2fx", x.0 / $0.0) } } ?? "-")  same frames: \(same)")
+                func show(_ m: Measure?) -> String {
+                    m.map { String(format: "%6.2f s wall %6.2f s CPU %7.1f MiB", $0.wall, $0.cpu, $0.peakMiB) } ?? "failed"
+                }
+                let ratio = a.flatMap { x in b.map { String(format: "wall %.2fx CPU %.2fx", x.wall / $0.wall, x.cpu / $0.cpu) } } ?? "-"
+                print("\(c.name) [\(round)]: ours \(show(a)) | ffmpeg \(show(b)) | ours/ffmpeg \(ratio) | same output: \(same)")
             }
         }
     }
 
-    /// Runs a command under /usr/bin/time; (wall seconds, peak RSS MiB).
-    static func timed(_ command: [String], environment: [String: String] = [:]) -> (Double, Double)? {
-        guard let err = shell(["/usr/bin/time", "-f", "MGTIME %e %M"] + command, environment: environment, wantStderr: true) else { return nil }
+    struct Measure {
+        var wall: Double, cpu: Double, peakMiB: Double
+    }
+
+    /// Runs a command under /usr/bin/time: wall seconds, user+system CPU seconds, peak RSS.
+    static func timed(_ command: [String], environment: [String: String] = [:]) -> Measure? {
+        guard let err = shell(["/usr/bin/time", "-f", "MGTIME %e %U %S %M"] + command, environment: environment, wantStderr: true) else { return nil }
         guard let line = err.split(separator: "\n").last(where: { $0.hasPrefix("MGTIME ") }) else { return nil }
         let parts = line.split(separator: " ")
-        guard parts.count == 3, let wall = Double(parts[1]), let kb = Double(parts[2]) else { return nil }
-        return (wall, kb / 1024)
+        guard parts.count == 5, let wall = Double(parts[1]), let user = Double(parts[2]), let sys = Double(parts[3]),
+              let kb = Double(parts[4]) else { return nil }
+        return Measure(wall: wall, cpu: user + sys, peakMiB: kb / 1024)
     }
 
     @discardableResult
