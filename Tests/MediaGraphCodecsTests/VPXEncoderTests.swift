@@ -75,4 +75,24 @@ func expectSameFrames(_ ours: [EncodedPacket], _ reference: [[UInt8]], sourceLoc
         #expect(ours.filter(\.isKeyFrame).count >= 3)
         expectSameFrames(ours, reference)
     }
+
+    @Test func variableFrameRateKeepsTimestamps() throws {
+        let pts: [Int64] = [0, 2, 3, 7, 8, 9, 15, 16, 20, 21]
+        for vp9 in [false, true] {
+            let settings = VPXSettings(bitrate: 200, deadline: "realtime", cpuUsed: 8, threads: 1, lagInFrames: 0)
+            let frames: [EncodedPacket]
+            if vp9 {
+                let encoder = try VP9Encoder(settings: settings, width: 64, height: 48, timeBase: Rational(1, 60), frameRate: Rational(30, 1))
+                frames = try encodeTestFrames(encoder, width: 64, height: 48, count: pts.count, pts: { pts[$0] }).packets
+            } else {
+                let encoder = try VP8Encoder(settings: settings, width: 64, height: 48, timeBase: Rational(1, 60), frameRate: Rational(30, 1))
+                frames = try encodeTestFrames(encoder, width: 64, height: 48, count: pts.count, pts: { pts[$0] }).packets
+            }
+            checkTimestamps(frames, inputPTS: pts)
+            // No lag: each packet leaves before the next frame arrives, so every duration is the
+            // nominal one (60/30 = 2 ticks); the pts are the input's.
+            #expect(frames.allSatisfy { $0.duration == 2 }, "vp9: \(vp9)")
+            #expect(frames.first?.isKeyFrame == true)
+        }
+    }
 }
