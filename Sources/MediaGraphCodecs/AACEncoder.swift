@@ -105,6 +105,7 @@ public final class AACEncoder {
     deinit {
         av_frame_free(&frame)
         av_packet_free(&packet)
+        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
         avcodec_free_context(&context)
     }
 

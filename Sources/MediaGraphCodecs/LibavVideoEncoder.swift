@@ -54,6 +54,7 @@ final class LibavVideoEncoder {
             headers = Array(bytes)
             headerUnits = AnnexB.nalUnits(bytes).map { Array($0) }
         }
+        _ = LibraryLog.take(for: probe.map { UnsafeMutableRawPointer($0) })
         avcodec_free_context(&probe)
         context = try open(false)
         guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
@@ -120,6 +121,7 @@ final class LibavVideoEncoder {
         av_frame_free(&frame)
         av_packet_free(&packet)
         av_buffer_unref(&borrowedBuffer)
+        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
         avcodec_free_context(&context)
     }
 

@@ -30,6 +30,7 @@ enum LibraryLog {
     }
 
     /// The messages logged for `context` since the last call, oldest first (and forgets them).
+    /// Owners call it once more before freeing a context, so nothing outlives it.
     static func take(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
         lock.lock(); defer { lock.unlock() }

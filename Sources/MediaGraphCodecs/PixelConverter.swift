@@ -127,6 +127,7 @@ public final class PixelConverter {
     }
 
     deinit {
+        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
         sws_freeContext(context)
         lastRowCopy?.deallocate()
         sourcePlanes.deallocate()
