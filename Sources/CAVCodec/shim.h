@@ -3,3 +3,8 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
+#include <errno.h>
+
+// Function-like macros do not reach Swift: expose the error codes the encoders test for.
+static inline int mg_averror_eagain(void) { return AVERROR(EAGAIN); }
+static inline int mg_averror_eof(void) { return AVERROR_EOF; }

@@ -9,5 +9,6 @@ enum BenchAreas {
     static let all: [BenchArea] = [
         BenchArea(name: "engine", run: EngineBench.run),
         BenchArea(name: "kernels", run: KernelBench.run),
+        BenchArea(name: "codecs", run: CodecBench.run),
     ]
 }

@@ -1,0 +1,197 @@
+import CAVCodec
+import MediaGraphCore
+
+/// Settings of the AAC encoder (libavcodec's native `aac`, profile LC).
+public struct AACSettings: Hashable, Sendable {
+    /// Sample rates AAC (and the ADTS header) can signal.
+    public static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
+
+    /// Bitrate in kbit/s for all channels together.
+    public var bitrate: Int
+
+    public init(bitrate: Int = 128) {
+        self.bitrate = bitrate
+    }
+
+    public func validate(sampleRate: Int, channels: Int) throws {
+        let check = SettingChecks(component: "aac")
+        try check.range("bitrate", bitrate, 8...1536)
+        try check.range("channels", channels, 1...8)
+        guard Self.sampleRates.contains(sampleRate) else {
+            throw CodecError.setting("aac", "sample rate",
+                                     expected: "one of \(Self.sampleRates.map(String.init).joined(separator: ", "))",
+                                     found: "\(sampleRate)")
+        }
+    }
+}
+
+/// AAC LC through libavcodec's native encoder.
+///
+/// Takes float planar audio in chunks of any size and re-chunks it to the 1024-sample frames AAC
+/// codes. Packets carry pts/dts/duration in 1/sampleRate, as libavcodec stamps them: the first
+/// packet starts at -`primingSamples` (the encoder delay a muxer hides with an edit list) and
+/// the last one ends exactly at the end of the input. Every packet is a sync sample.
+public final class AACEncoder {
+    public let settings: AACSettings
+    public let sampleRate: Int
+    public let channels: Int
+    public let configuration: CodecConfiguration
+    /// Samples of encoder delay before the first input sample (1024 for this encoder).
+    public let primingSamples: Int
+
+    private var context: UnsafeMutablePointer<AVCodecContext>?
+    private var frame: UnsafeMutablePointer<AVFrame>?
+    private var packet: UnsafeMutablePointer<AVPacket>?
+    private let frameSize: Int
+    private var filled = 0
+    private var nextPTS: Int64
+    private var samplesIn: Int64 = 0
+    private var flushed = false
+
+    public static func validate(settings: AACSettings, sampleRate: Int, channels: Int) throws {
+        try settings.validate(sampleRate: sampleRate, channels: channels)
+    }
+
+    /// - Parameter startPTS: the pts (in samples) of the first input sample.
+    public init(settings: AACSettings, sampleRate: Int, channels: Int, startPTS: Int64 = 0) throws {
+        try settings.validate(sampleRate: sampleRate, channels: channels)
+        LibraryLog.install()
+        self.settings = settings
+        self.sampleRate = sampleRate
+        self.channels = channels
+        nextPTS = startPTS
+        guard let codec = avcodec_find_encoder_by_name("aac") else {
+            throw CodecError(.openFailed, component: "aac", message: "this libavcodec has no aac encoder")
+        }
+        guard let ctx = avcodec_alloc_context3(codec) else {
+            throw CodecError(.openFailed, component: "aac", message: "out of memory allocating the codec context")
+        }
+        context = ctx
+        ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
+        ctx.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
+        ctx.pointee.bit_rate = Int64(settings.bitrate) * 1000
+        ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
+        ctx.pointee.profile = FF_PROFILE_AAC_LOW
+        ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER  // the AudioSpecificConfig at open
+        let opened = avcodec_open2(ctx, codec, nil)
+        guard opened >= 0 else {
+            throw CodecError(.openFailed, component: "aac",
+                             message: LibraryLog.message("aac refused to open", code: opened, context: UnsafeMutableRawPointer(ctx)))
+        }
+        frameSize = Int(ctx.pointee.frame_size > 0 ? ctx.pointee.frame_size : 1024)
+        primingSamples = Int(ctx.pointee.initial_padding)
+        var asc: [UInt8] = []
+        if let extra = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 {
+            asc = Array(UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size)))
+        }
+        configuration = .aac(AACConfiguration(audioSpecificConfig: asc, sampleRate: sampleRate, channels: channels, objectType: 2))
+
+        guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
+            throw CodecError(.openFailed, component: "aac", message: "out of memory allocating a frame")
+        }
+        frame = f
+        packet = p
+        f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        f.pointee.nb_samples = Int32(frameSize)
+        f.pointee.sample_rate = Int32(sampleRate)
+        av_channel_layout_copy(&f.pointee.ch_layout, &ctx.pointee.ch_layout)
+        let allocated = av_frame_get_buffer(f, 0)
+        guard allocated >= 0 else {
+            throw CodecError(.openFailed, component: "aac", message: "allocating the frame: \(LibraryLog.describe(allocated))")
+        }
+    }
+
+    deinit {
+        av_frame_free(&frame)
+        av_packet_free(&packet)
+        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
+        avcodec_free_context(&context)
+    }
+
+    /// Encodes `count` samples of each channel (`channelData.count == channels`).
+    public func encode(_ channelData: [UnsafePointer<Float>], count: Int) throws -> [EncodedPacket] {
+        try channelData.withUnsafeBufferPointer { try encode(channels: $0, count: count) }
+    }
+
+    /// Encodes `count` samples from each of the `channels` plane pointers.
+    public func encode(channels planes: UnsafeBufferPointer<UnsafePointer<Float>>, count: Int) throws -> [EncodedPacket] {
+        guard let frame else { return [] }
+        guard !flushed else {
+            throw CodecError(.invalidInput, component: "aac", message: "audio at sample \(samplesIn) arrived after flush")
+        }
+        guard planes.count == channels, count >= 0 else {
+            throw CodecError(.invalidInput, component: "aac",
+                             message: "at sample \(samplesIn): expected \(channels) channel planes, found \(planes.count)")
+        }
+        var out: [EncodedPacket] = []
+        var done = 0
+        while done < count {
+            if filled == 0 {
+                // The encoder has let go of the previous frame's buffer; this never copies.
+                let writable = av_frame_make_writable(frame)
+                guard writable >= 0 else {
+                    throw CodecError(.processingFailed, component: "aac", message: "frame buffer: \(LibraryLog.describe(writable))")
+                }
+            }
+            let n = min(frameSize - filled, count - done)
+            for c in 0..<channels {
+                guard let plane = frame.pointee.extended_data[c] else { continue }
+                let target = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled
+                target.update(from: planes[c] + done, count: n)
+            }
+            filled += n
+            done += n
+            samplesIn += Int64(n)
+            if filled == frameSize { try sendFrame(into: &out) }
+        }
+        return out
+    }
+
+    /// Encodes what is left (a last, shorter frame) and drains the encoder.
+    public func flush() throws -> [EncodedPacket] {
+        guard let ctx = context, !flushed else { return [] }
+        var out: [EncodedPacket] = []
+        if filled > 0 {
+            frame?.pointee.nb_samples = Int32(filled)
+            try sendFrame(into: &out)
+        }
+        flushed = true
+        let sent = avcodec_send_frame(ctx, nil)
+        guard sent >= 0 else {
+            throw CodecError(.processingFailed, component: "aac",
+                             message: LibraryLog.message("draining failed", code: sent, context: UnsafeMutableRawPointer(ctx)))
+        }
+        try receive(into: &out)
+        return out
+    }
+
+    private func sendFrame(into out: inout [EncodedPacket]) throws {
+        guard let ctx = context, let frame else { return }
+        frame.pointee.pts = nextPTS
+        let sent = avcodec_send_frame(ctx, frame)
+        guard sent >= 0 else {
+            throw CodecError(.processingFailed, component: "aac",
+                             message: LibraryLog.message("samples up to \(samplesIn) were refused", code: sent, context: UnsafeMutableRawPointer(ctx)))
+        }
+        nextPTS += Int64(filled)
+        filled = 0
+        try receive(into: &out)
+    }
+
+    private func receive(into out: inout [EncodedPacket]) throws {
+        guard let ctx = context, let packet else { return }
+        while true {
+            let r = avcodec_receive_packet(ctx, packet)
+            if r == mg_averror_eagain() || r == mg_averror_eof() { break }
+            guard r >= 0 else {
+                throw CodecError(.processingFailed, component: "aac",
+                                 message: LibraryLog.message("encoding failed at sample \(samplesIn)", code: r, context: UnsafeMutableRawPointer(ctx)))
+            }
+            out.append(EncodedPacket(data: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),
+                                     pts: packet.pointee.pts, dts: packet.pointee.dts,
+                                     duration: packet.pointee.duration, isKeyFrame: true))
+            av_packet_unref(packet)
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// Settings of the HEVC encoder (libx265 through libavcodec). `nil` leaves x265's default.
+public struct HEVCSettings: Hashable, Sendable {
+    public static let presets = H264Settings.presets
+
+    public var preset: String
+    /// Constant rate factor 0...51. Exclusive with `bitrate`.
+    public var crf: Double?
+    /// Average bitrate in kbit/s. Exclusive with `crf`.
+    public var bitrate: Int?
+    public var keyint: Int?
+    public var bframes: Int?
+    /// Worker threads of x265's pool (x265 `pools`); 0 lets x265 choose.
+    public var threads: Int
+    /// Passed to x265 as is: `key=value:key=value` (ffmpeg's `-x265-params`).
+    public var x265Params: String?
+
+    public init(preset: String = "medium", crf: Double? = nil, bitrate: Int? = nil, keyint: Int? = nil,
+                bframes: Int? = nil, threads: Int = 0, x265Params: String? = nil) {
+        self.preset = preset
+        self.crf = crf
+        self.bitrate = bitrate
+        self.keyint = keyint
+        self.bframes = bframes
+        self.threads = threads
+        self.x265Params = x265Params
+    }
+
+    public func validate(width: Int, height: Int) throws {
+        let check = SettingChecks(component: "hevc")
+        try check.oneOf("preset", preset, Self.presets)
+        try check.range("crf", crf, 0...51)
+        try check.notBoth("crf", crf != nil, "bitrate", bitrate != nil)
+        try check.range("bitrate", bitrate, 1...1_000_000)
+        try check.range("keyint", keyint, 1...100_000)
+        try check.range("bframes", bframes, 0...16)
+        try check.range("threads", threads, 0...256)
+        try check.keyValueList("x265-params", x265Params)
+        try check.frameSize(width: width, height: height)
+    }
+
+    var libavOptions: [(String, String)] {
+        var o: [(String, String)] = [("preset", preset)]
+        if let crf { o.append(("crf", String(crf))) }
+        if let bitrate { o.append(("b", String(bitrate * 1000))) }
+        if let keyint { o.append(("g", String(keyint))) }
+        if let bframes { o.append(("bf", String(bframes))) }
+        var params = [String]()
+        if threads > 0 { params.append("pools=\(threads)") }
+        // x265 prints its banner and statistics to stderr itself; keep it to errors.
+        params.append("log-level=error")
+        if let x265Params, !x265Params.isEmpty { params.append(x265Params) }
+        o.append(("x265-params", params.joined(separator: ":")))
+        return o
+    }
+}

@@ -1,0 +1,62 @@
+import CAVCodec
+import Foundation
+
+/// libavcodec reports why it refused something only through av_log. This keeps the recent
+/// warnings and errors of each codec context so that open/encode failures can carry the
+/// library's own words, and keeps libavcodec from printing to stderr.
+enum LibraryLog {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var messages: [UnsafeMutableRawPointer: [(level: Int32, text: String)]] = [:]
+    private static let installed: Void = {
+        av_log_set_callback { context, level, format, arguments in
+            guard level <= AV_LOG_WARNING, let format, let arguments else { return }
+            var line = [CChar](repeating: 0, count: 1024)
+            var printPrefix: Int32 = 0
+            av_log_format_line2(nil, level, format, arguments, &line, Int32(line.count), &printPrefix)
+            let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !text.isEmpty, let context else { return }
+            LibraryLog.record(text, level: level, for: context)
+        }
+    }()
+
+    static func install() { _ = installed }
+
+    private static func record(_ text: String, level: Int32, for context: UnsafeMutableRawPointer) {
+        lock.lock(); defer { lock.unlock() }
+        var list = messages[context] ?? []
+        if list.count >= 8 { list.removeFirst() }
+        list.append((level, text))
+        messages[context] = list
+    }
+
+    /// The messages logged for `context` since the last call, oldest first (and forgets them).
+    /// Owners call it once more before freeing a context, so nothing outlives it.
+    static func take(for context: UnsafeMutableRawPointer?) -> [String] {
+        guard let context else { return [] }
+        lock.lock(); defer { lock.unlock() }
+        return (messages.removeValue(forKey: context) ?? []).map(\.text)
+    }
+
+    /// The errors logged for `context` since the last call (and forgets all). libx264 logs a
+    /// rejected x264-params entry ("Error parsing option …") only as a warning, so warnings that
+    /// say "Error" count too.
+    static func takeErrors(for context: UnsafeMutableRawPointer?) -> [String] {
+        guard let context else { return [] }
+        lock.lock(); defer { lock.unlock() }
+        return (messages.removeValue(forKey: context) ?? []).filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
+    }
+
+    /// av_strerror's text for a libav error code.
+    static func describe(_ code: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        av_strerror(code, &buffer, buffer.count)
+        return String(cString: buffer)
+    }
+
+    /// "what failed: <library messages>; <error text>".
+    static func message(_ what: String, code: Int32, context: UnsafeMutableRawPointer?) -> String {
+        let logged = take(for: context)
+        let detail = logged.isEmpty ? describe(code) : logged.joined(separator: "; ") + " (\(describe(code)))"
+        return "\(what): \(detail)"
+    }
+}

@@ -1,1 +1,0 @@
-// Module MediaGraphCodecs: filled in by its own work item.
