@@ -10,6 +10,29 @@ public enum BuiltinNodes {
         r.add(RawSink.self)
         r.add(NullSink.self)
         r.add(FrameHashSink.self)
+        r.add(SineSource.self)
+        // filters
+        r.add(InvertFilter.self)
+        r.add(GrayscaleFilter.self)
+        r.add(SepiaFilter.self)
+        r.add(BrightnessFilter.self)
+        r.add(ContrastFilter.self)
+        r.add(SaturationFilter.self)
+        r.add(ExposureFilter.self)
+        r.add(GammaFilter.self)
+        r.add(HueFilter.self)
+        r.add(ColorMatrixFilter.self)
+        r.add(LevelsFilter.self)
+        r.add(RGBFilter.self)
+        r.add(LUT3DFilter.self)
+        r.add(ConvertNode.self)
+        r.add(ScaleNode.self)
+        // encoders
+        r.add(H264EncoderNode.self)
+        r.add(HEVCEncoderNode.self)
+        r.add(VP8EncoderNode.self)
+        r.add(VP9EncoderNode.self)
+        r.add(AACEncoderNode.self)
     }
 
     /// A registry with every built-in node type.

@@ -1,0 +1,63 @@
+import MediaGraphCodecs
+import MediaGraphCore
+
+/// `aac`: AAC-LC through libavcodec's native encoder; float planar in any chunking, re-chunked to
+/// 1024-sample frames.
+public final class AACEncoderNode: RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "aac", doc: "AAC-LC encoder (libavcodec's native aac); takes float planar audio in any chunking.",
+        category: .encoder,
+        inputs: [PortSpec("in", .audio([.f32planar]), doc: "raw audio")],
+        outputs: [PortSpec("out", .encodedAudio([.aac]), doc: "AAC packets (raw, AudioSpecificConfig as configuration)")],
+        params: [.int("bitrate", 8...512, default: 128, doc: "bitrate in kbit/s"),
+                 .choice("profile", ["lc"], default: "lc", doc: "AAC profile (LC)")])
+
+    let settings: AACSettings
+    var format: AudioFormat!
+    var outputFormat: EncodedAudioFormat!
+    var encoder: AACEncoder?
+    var started = false
+    var pointers: [UnsafePointer<Float>] = []
+
+    public init(setup: NodeSetup) throws {
+        settings = AACSettings(bitrate: setup.params.int("bitrate", default: 128))
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        guard let a = inputs[0].format.audio else { throw NodeFailure("expected raw audio, found \(inputs[0].format)") }
+        try AACEncoder.validate(settings: settings, sampleRate: a.sampleRate, channels: a.channels)
+        format = a
+        outputFormat = EncodedAudioFormat(codec: .aac, sampleRate: a.sampleRate, channels: a.channels)
+        return [.encodedAudio(outputFormat)]
+    }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        if encoder == nil {
+            // the first buffer's pts (in samples) starts the stream
+            let start = buffer.pts == SampleBuffer.noTime ? 0 : buffer.pts * Int64(format.sampleRate) * buffer.timeBase.num / buffer.timeBase.den
+            encoder = try AACEncoder(settings: settings, sampleRate: format.sampleRate, channels: format.channels, startPTS: start)
+        }
+        let n = buffer.sampleCount
+        let packets: [EncodedPacket] = try buffer.bytes.withUnsafeBytes { raw in
+            let base = raw.baseAddress!.assumingMemoryBound(to: Float.self)
+            pointers.removeAll(keepingCapacity: true)
+            for c in 0..<format.channels { pointers.append(UnsafePointer(base + c * n)) }
+            return try encoder!.encode(pointers, count: n)
+        }
+        try emit(packets, output: output)
+    }
+
+    public func finish(output: NodeOutput) throws {
+        guard let encoder else { return }
+        try emit(encoder.flush(), output: output)
+    }
+
+    private func emit(_ packets: [EncodedPacket], output: NodeOutput) throws {
+        for p in packets {
+            let b = SampleBuffer(bytes: p.data, format: .encodedAudio(outputFormat), pts: p.pts, dts: p.dts, duration: p.duration,
+                                 timeBase: Rational(1, Int64(format.sampleRate)), flags: .keyFrame)
+            b.codecConfiguration = encoder?.configuration
+            try output.send(consume b)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import MediaGraphCodecs
+import MediaGraphCore
+
+/// `convert`: pixel format and range conversion through libswscale, with the colour matrix and
+/// range taken from the formats. The graph inserts it where raw-video formats do not meet.
+public final class ConvertNode: RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "convert",
+        doc: "Converts pixel format and range with libswscale (the graph inserts it where formats differ).",
+        category: .converter,
+        inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
+        outputs: [PortSpec("out", .anyVideo, doc: "raw video in the requested format")],
+        params: [.choice("format", PixelFormat.allCases.map(\.rawValue), required: true, doc: "output pixel format"),
+                 .choice("range", ColorRange.allCases.map(\.rawValue), doc: "output range (default: limited for YUV, full for RGB)"),
+                 .choice("matrix", YCbCrMatrix.allCases.map(\.rawValue), doc: "Y'CbCr matrix of YUV output (default: the input's)"),
+                 .choice("algorithm", ScalingAlgorithm.allCases.map(\.rawValue), default: "bicubic", doc: "libswscale algorithm (chroma resampling)")])
+
+    let target: PixelFormat
+    let range: ColorRange?
+    let matrix: YCbCrMatrix?
+    let algorithm: ScalingAlgorithm
+    var converter: PixelConverter?
+
+    public init(setup: NodeSetup) throws {
+        let p = setup.params
+        target = PixelFormat(rawValue: p.string("format")!)!
+        range = p.string("range").flatMap(ColorRange.init(rawValue:))
+        matrix = p.string("matrix").flatMap(YCbCrMatrix.init(rawValue:))
+        algorithm = ScalingAlgorithm(rawValue: p.string("algorithm", default: "bicubic")) ?? .bicubic
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        guard let input = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
+        var out = input
+        out.pixelFormat = target
+        out.range = range ?? (target.isRGB ? .full : (input.pixelFormat.isRGB ? .limited : input.range))
+        out.matrix = matrix ?? input.matrix
+        if target.chromaShift.x > 0 && out.width % 2 != 0 || target.chromaShift.y > 0 && out.height % 2 != 0 {
+            // libswscale rounds chroma up, as ffmpeg does; allowed
+        }
+        if out != input { converter = try PixelConverter(from: input, to: out, algorithm: algorithm) }
+        return [.video(out)]
+    }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        guard let converter else { return try output.send(consume buffer) }
+        try output.sendTransformed(consume buffer, to: converter.destination) { src, dst, _ in
+            try converter.convert(source: src, destination: dst)
+        }
+    }
+}

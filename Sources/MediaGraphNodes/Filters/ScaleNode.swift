@@ -1,0 +1,60 @@
+import MediaGraphCodecs
+import MediaGraphCore
+
+/// `scale`: resizes (and optionally converts) with libswscale.
+public final class ScaleNode: RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "scale",
+        doc: "Resizes with libswscale; one of width/height may be -1 to keep the aspect ratio.",
+        category: .filter,
+        inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
+        outputs: [PortSpec("out", .anyVideo, doc: "raw video of the new size")],
+        params: [.int("width", -1...16384, default: -1, doc: "output width (-1: from height and aspect)"),
+                 .int("height", -1...16384, default: -1, doc: "output height (-1: from width and aspect)"),
+                 .choice("algorithm", ScalingAlgorithm.allCases.map(\.rawValue), default: "bicubic", doc: "libswscale algorithm"),
+                 .choice("format", PixelFormat.allCases.map(\.rawValue), doc: "output pixel format (default: the input's)")])
+
+    let width: Int
+    let height: Int
+    let algorithm: ScalingAlgorithm
+    let format: PixelFormat?
+    var converter: PixelConverter?
+
+    public init(setup: NodeSetup) throws {
+        let p = setup.params
+        width = p.int("width", default: -1)
+        height = p.int("height", default: -1)
+        algorithm = ScalingAlgorithm(rawValue: p.string("algorithm", default: "bicubic")) ?? .bicubic
+        format = p.string("format").flatMap(PixelFormat.init(rawValue:))
+        if width == 0 { throw NodeFailure("param 'width': expected a size of 1…16384 or -1, found 0") }
+        if height == 0 { throw NodeFailure("param 'height': expected a size of 1…16384 or -1, found 0") }
+        if width == -1 && height == -1 { throw NodeFailure("params 'width' and 'height': at most one may be -1") }
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        guard let input = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
+        var out = input
+        out.pixelFormat = format ?? input.pixelFormat
+        // -1 keeps the display aspect ratio, rounded to the chroma grid as ffmpeg's scale=-2 does
+        let grid = 1 << max(out.pixelFormat.chromaShift.x, out.pixelFormat.chromaShift.y)
+        out.width = width > 0 ? width : max(grid, Int((Double(height) * Double(input.width) / Double(input.height) / Double(grid)).rounded()) * grid)
+        out.height = height > 0 ? height : max(grid, Int((Double(width) * Double(input.height) / Double(input.width) / Double(grid)).rounded()) * grid)
+        if out.pixelFormat.chromaShift.x > 0 && out.width % 2 != 0 {
+            throw NodeFailure("param 'width': \(out.pixelFormat) needs an even width, found \(out.width)")
+        }
+        if out.pixelFormat.chromaShift.y > 0 && out.height % 2 != 0 {
+            throw NodeFailure("param 'height': \(out.pixelFormat) needs an even height, found \(out.height)")
+        }
+        if !input.pixelFormat.isRGB && out.pixelFormat.isRGB { out.range = .full }
+        if input.pixelFormat.isRGB && !out.pixelFormat.isRGB { out.range = .limited }
+        if out != input { converter = try PixelConverter(from: input, to: out, algorithm: algorithm) }
+        return [.video(out)]
+    }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        guard let converter else { return try output.send(consume buffer) }
+        try output.sendTransformed(consume buffer, to: converter.destination) { src, dst, _ in
+            try converter.convert(source: src, destination: dst)
+        }
+    }
+}
