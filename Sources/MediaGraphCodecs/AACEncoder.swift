@@ -116,13 +116,59 @@ public final class AACEncoder {
 
     /// Encodes `count` samples from each of the `channels` plane pointers.
     public func encode(channels planes: UnsafeBufferPointer<UnsafePointer<Float>>, count: Int) throws -> [EncodedPacket] {
-        guard let frame else { return [] }
-        guard !flushed else {
-            throw CodecError(.invalidInput, component: "aac", message: "audio at sample \(samplesIn) arrived after flush")
-        }
         guard planes.count == channels, count >= 0 else {
             throw CodecError(.invalidInput, component: "aac",
                              message: "at sample \(samplesIn): expected \(channels) channel planes, found \(planes.count)")
+        }
+        return try feed(count: count) { target, channel, offset, n in
+            target.update(from: planes[channel] + offset, count: n)
+        }
+    }
+
+    /// Encodes raw audio as a `SampleBuffer` holds it: `f32planar` channel after channel, `f32`
+    /// or `s16` interleaved (s16 becomes x / 32768, as libswresample converts it).
+    public func encode(bytes: UnsafeRawBufferPointer, format: SampleFormat, sampleCount: Int) throws -> [EncodedPacket] {
+        let needed = sampleCount * channels * format.bytesPerSample
+        guard sampleCount >= 0, bytes.count >= needed, let base = bytes.baseAddress else {
+            if sampleCount == 0 { return [] }
+            throw CodecError(.invalidInput, component: "aac",
+                             message: "at sample \(samplesIn): \(sampleCount) samples of \(channels) channels \(format) need \(needed) bytes, found \(bytes.count)")
+        }
+        let channels = self.channels
+        switch format {
+        case .f32planar:
+            let floats = base.bindMemory(to: Float.self, capacity: sampleCount * channels)
+            return try feed(count: sampleCount) { target, channel, offset, n in
+                target.update(from: floats + channel * sampleCount + offset, count: n)
+            }
+        case .f32:
+            let floats = base.bindMemory(to: Float.self, capacity: sampleCount * channels)
+            return try feed(count: sampleCount) { target, channel, offset, n in
+                var source = floats + offset * channels + channel
+                for i in 0..<n {
+                    target[i] = source.pointee
+                    source += channels
+                }
+            }
+        case .s16:
+            let shorts = base.bindMemory(to: Int16.self, capacity: sampleCount * channels)
+            return try feed(count: sampleCount) { target, channel, offset, n in
+                var source = shorts + offset * channels + channel
+                for i in 0..<n {
+                    target[i] = Float(source.pointee) * (1 / 32768)
+                    source += channels
+                }
+            }
+        }
+    }
+
+    /// Re-chunks `count` samples into the encoder's frames; `copy` fills `n` samples of one
+    /// channel, starting at input sample `offset`, into the frame's plane.
+    private func feed(count: Int,
+                      copy: (_ target: UnsafeMutablePointer<Float>, _ channel: Int, _ offset: Int, _ n: Int) -> Void) throws -> [EncodedPacket] {
+        guard let frame else { return [] }
+        guard !flushed else {
+            throw CodecError(.invalidInput, component: "aac", message: "audio at sample \(samplesIn) arrived after flush")
         }
         var out: [EncodedPacket] = []
         var done = 0
@@ -137,8 +183,7 @@ public final class AACEncoder {
             let n = min(frameSize - filled, count - done)
             for c in 0..<channels {
                 guard let plane = frame.pointee.extended_data[c] else { continue }
-                let target = UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled
-                target.update(from: planes[c] + done, count: n)
+                copy(UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled, c, done, n)
             }
             filled += n
             done += n

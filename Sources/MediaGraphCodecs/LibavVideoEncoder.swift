@@ -16,7 +16,8 @@ final class LibavVideoEncoder {
     /// buffer, and the caller's planes stay valid for the whole call, so this avoids that copy.
     private var borrowedBuffer: UnsafeMutablePointer<AVBufferRef>?
     private var durations: FrameDurations
-    /// Parameter sets in Annex B (libavcodec's extradata), put in front of key frames.
+    /// Parameter sets in Annex B (the probe encoder's extradata), put in front of a key frame
+    /// that arrives without them.
     private(set) var headers: [UInt8] = []
     private(set) var headerUnits: [[UInt8]] = []
     private(set) var packetsOut = 0

@@ -109,4 +109,44 @@ func power(of frequency: Double, in signal: ArraySlice<Float>, sampleRate: Doubl
         let reference = Self.adtsFrames(try readFile(dir.path("ref.aac")))
         expectSameFrames(packets, reference)
     }
+
+    /// The SampleBuffer layouts (s16 and f32 interleaved, f32 planar bytes) against ffmpeg fed
+    /// the same s16 samples: libswresample turns s16 into x / 32768, as we do.
+    @Test func sampleBufferLayoutsMatchFFmpeg() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let rate = 48000, channels = 2, total = 20000
+        var s16: [Int16] = []
+        for i in 0..<total {
+            s16.append(Int16(12000 * sin(2 * Double.pi * 440 * Double(i) / Double(rate))))
+            s16.append(Int16(8000 * sin(2 * Double.pi * 3000 * Double(i) / Double(rate))))
+        }
+        let f32 = s16.map { Float($0) / 32768 }
+        var planar = [Float](repeating: 0, count: total * channels)
+        for i in 0..<total { planar[i] = f32[2 * i]; planar[total + i] = f32[2 * i + 1] }
+
+        try writeFile(dir.path("in.raw"), s16.withUnsafeBytes { Array($0) })
+        let r = try runTool("ffmpeg", ["-v", "error", "-f", "s16le", "-ar", "\(rate)", "-ac", "2", "-i", dir.path("in.raw"),
+                                       "-c:a", "aac", "-b:a", "128k", "-f", "adts", dir.path("ref.aac")])
+        #expect(r.status == 0, "\(r.stderr)")
+        let reference = Self.adtsFrames(try readFile(dir.path("ref.aac")))
+
+        for format in SampleFormat.allCases {
+            let encoder = try AACEncoder(settings: AACSettings(bitrate: 128), sampleRate: rate, channels: channels)
+            var packets: [EncodedPacket] = []
+            switch format {
+            case .s16:
+                try s16.withUnsafeBytes { packets += try encoder.encode(bytes: $0, format: .s16, sampleCount: total) }
+            case .f32:
+                try f32.withUnsafeBytes { packets += try encoder.encode(bytes: $0, format: .f32, sampleCount: total) }
+            case .f32planar:
+                try planar.withUnsafeBytes { packets += try encoder.encode(bytes: $0, format: .f32planar, sampleCount: total) }
+            }
+            packets += try encoder.flush()
+            expectSameFrames(packets, reference)
+        }
+        let encoder = try AACEncoder(settings: AACSettings(), sampleRate: rate, channels: channels)
+        expectMessage("aac: at sample 0: 10 samples of 2 channels s16 need 40 bytes, found 4") {
+            _ = try [Int16](repeating: 0, count: 2).withUnsafeBytes { try encoder.encode(bytes: $0, format: .s16, sampleCount: 10) }
+        }
+    }
 }

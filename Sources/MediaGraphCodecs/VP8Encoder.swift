@@ -1,0 +1,24 @@
+import MediaGraphCore
+
+/// VP8 through libvpx. Packets are raw VP8 frames (as IVF and WebM hold them), one per input
+/// frame, pts = dts (VP8 does not reorder).
+public final class VP8Encoder: VideoEncoder {
+    public let settings: VPXSettings
+    public let configuration: CodecConfiguration
+    private let core: VPXEncoderCore
+
+    public static func validate(settings: VPXSettings, width: Int, height: Int) throws {
+        try settings.validate(vp9: false, width: width, height: height)
+    }
+
+    public init(settings: VPXSettings, width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws {
+        self.settings = settings
+        core = try VPXEncoderCore(vp9: false, settings: settings, width: width, height: height,
+                                  timeBase: timeBase, frameRate: frameRate)
+        configuration = .vpx(VPXConfiguration(codec: .vp8, profile: 0,
+                                               level: VPXEncoderCore.level(width: width, height: height, frameRate: frameRate)))
+    }
+
+    public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] { try core.encode(frame, pts: pts) }
+    public func flush() throws -> [EncodedPacket] { try core.flush() }
+}
