@@ -11,6 +11,7 @@ public enum BuiltinNodes {
         r.add(NullSink.self)
         r.add(FrameHashSink.self)
         r.add(SineSource.self)
+        r.add(WAVSource.self)
         // filters
         r.add(InvertFilter.self)
         r.add(GrayscaleFilter.self)
