@@ -14,6 +14,11 @@ final class Inbox: @unchecked Sendable {
     private var counts: [Int]
     private let capacity: Int
     private var cancelled = false
+    /// Threads blocked in pop / push: signals are sent only when someone waits, and producers
+    /// are woken only once a ring has drained to half, so small buffers do not cost a context
+    /// switch each.
+    private var waitingConsumers = 0
+    private var waitingProducers = 0
     /// Nanoseconds producers spent blocked on a full ring, and the consumer on empty rings.
     private(set) var pushWaitNanos: UInt64 = 0
     private(set) var popWaitNanos: UInt64 = 0
@@ -30,13 +35,15 @@ final class Inbox: @unchecked Sendable {
         monitor.lock()
         if counts[input] == capacity && !cancelled {
             let t0 = monotonicNanos()
+            waitingProducers += 1
             while counts[input] == capacity && !cancelled { monitor.waitNotFull() }
+            waitingProducers -= 1
             pushWaitNanos &+= monotonicNanos() &- t0
         }
         if cancelled { monitor.unlock(); return false }
         rings[input][(heads[input] + counts[input]) % capacity] = item
         counts[input] += 1
-        monitor.signalNotEmpty()
+        if waitingConsumers > 0 { monitor.signalNotEmpty() }
         monitor.unlock()
         return true
     }
@@ -55,13 +62,17 @@ final class Inbox: @unchecked Sendable {
                 rings[k][heads[k]] = nil
                 heads[k] = (heads[k] + 1) % capacity
                 counts[k] -= 1
-                monitor.broadcastNotFull()
+                if waitingProducers > 0 && counts[k] <= capacity / 2 { monitor.broadcastNotFull() }
                 if waited > 0 { popWaitNanos &+= monotonicNanos() &- waited }
                 input = k
                 return item
             }
             if waited == 0 { waited = monotonicNanos() }
+            // producers held back by the half-drain rule may fill their rings now
+            if waitingProducers > 0 { monitor.broadcastNotFull() }
+            waitingConsumers += 1
             monitor.waitNotEmpty()
+            waitingConsumers -= 1
         }
     }
 

@@ -6,7 +6,8 @@ public final class NullSink: RegisteredNode {
         name: "nullsink",
         doc: "Discards every buffer it receives.",
         category: .sink,
-        inputs: [PortSpec("in", .any)])
+        inputs: [PortSpec("in", .any)],
+        threading: .inline)   // it does no work, so a queue and a thread in front of it would only cost
 
     public init(setup: NodeSetup) throws {}
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
