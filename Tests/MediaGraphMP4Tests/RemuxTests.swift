@@ -1,0 +1,53 @@
+import Foundation
+import Testing
+import MediaGraphCore
+import MediaGraphMP4
+
+@Suite struct RemuxTests {
+    /// h264src → mp4 is frame-accurate: same decoded frames, pts and durations as the MP4 that
+    /// ffmpeg encoded, and the same key frames.
+    @Test func annexBRemuxMatchesOriginalFrames() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let src = try Media.h264AAC(in: dir)
+        let out = dir.file("remux.mp4")
+        let muxer = try MP4Muxer(path: out)
+        let (_, frames) = try Media.addH264(src.h264, to: muxer)
+        try muxer.finish()
+        #expect(frames == 50)
+        #expect(try decodeErrors(out) == "")
+        let ours = try frameMD5(out), theirs = try frameMD5(src.mp4)
+        #expect(ours.count == 50)
+        #expect(ours == theirs)
+        let ourKeys = try probeVideoPackets(out).map(\.key), theirKeys = try probeVideoPackets(src.mp4).map(\.key)
+        #expect(ourKeys == theirKeys)
+        #expect(ourKeys.filter { $0 }.count == 2)
+    }
+
+    @Test func h264AndAACProbeAsWritten() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let src = try Media.h264AAC(in: dir)
+        let out = dir.file("av.mp4")
+        let counts = try Media.mux(video: src.h264, audio: src.adts, to: try MP4Muxer(path: out))
+        #expect(try decodeErrors(out) == "")
+        let streams = try probeStreams(out)
+        #expect(streams.count == 2)
+        let v = streams.first { $0["codec_type"] as? String == "video" } ?? [:]
+        let a = streams.first { $0["codec_type"] as? String == "audio" } ?? [:]
+        #expect(v["codec_name"] as? String == "h264")
+        #expect(intValue(v["width"]) == 320 && intValue(v["height"]) == 240)
+        #expect(intValue(v["nb_read_frames"]) == counts.videoFrames)
+        #expect(doubleValue(v["duration"]) == 2.0)
+        #expect(v["r_frame_rate"] as? String == "25/1")
+        #expect(a["codec_name"] as? String == "aac")
+        #expect(intValue(a["sample_rate"]) == 48000)
+        #expect(intValue(a["nb_read_frames"]) == counts.audioFrames)
+        // moov first (fast start is the default)
+        let boxes = try topLevelBoxes(out)
+        #expect(boxes.firstIndex(of: "moov")! < boxes.firstIndex(of: "mdat")!)
+        // B-frames: the first frame is displayed at 0 (edit list), as in ffmpeg's own file.
+        let firstPTS = try probeVideoPackets(out).map(\.pts).compactMap(Double.init).min()
+        #expect(firstPTS == 0)
+    }
+}
