@@ -73,7 +73,8 @@ public final class MP4Muxer {
     private var scratch: [UInt8] = []
     // fragmented mode
     private var leadTrack = 0
-    private var fragmentStart: MediaTime?
+    /// Decode time (lead track ticks) where the current fragment began.
+    private var fragmentStart: Int64?
     private var fragmentCuts: [MediaTime] = []
     private var fragmentSequence: UInt32 = 0
     private var moovWritten = false
@@ -462,12 +463,11 @@ public final class MP4Muxer {
     private func noteFragmentBoundary(_ s: MP4Sample, track i: Int) {
         guard i == leadTrack else { return }
         let t = tracks[i]
-        let time = t.time(s.dts)
-        guard let start = fragmentStart else { fragmentStart = time; return }
-        let isVideo = t.description.isVideo
-        if (s.isSync || !isVideo) && (time.seconds - start.seconds) >= options.fragmentDuration {
-            fragmentCuts.append(time)
-            fragmentStart = time
+        guard let start = fragmentStart else { fragmentStart = s.dts; return }
+        let minimum = Int64((options.fragmentDuration * Double(t.description.timescale)).rounded())
+        if (s.isSync || !t.description.isVideo) && s.dts - start >= minimum {
+            fragmentCuts.append(t.time(s.dts))
+            fragmentStart = s.dts
         }
     }
 

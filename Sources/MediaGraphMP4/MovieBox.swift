@@ -203,18 +203,18 @@ enum MovieBox {
         }
     }
 
-    /// The display matrix: identity or a clockwise rotation, translated back into view the way
-    /// QuickTime and ffmpeg write it.
+    /// The display matrix for a clockwise rotation, as ffmpeg writes it for its `rotate` tag
+    /// (rotation only; players place the rotated picture themselves).
     static func matrix(_ w: inout ByteWriter, rotation: Int, width: Int, height: Int) {
-        let (a, b, c, d, tx, ty): (Int32, Int32, Int32, Int32, Int, Int)
+        let (a, b, c, d): (Int32, Int32, Int32, Int32)
         switch rotation {
-        case 90: (a, b, c, d, tx, ty) = (0, 1, -1, 0, height, 0)
-        case 180: (a, b, c, d, tx, ty) = (-1, 0, 0, -1, width, height)
-        case 270: (a, b, c, d, tx, ty) = (0, -1, 1, 0, 0, width)
-        default: (a, b, c, d, tx, ty) = (1, 0, 0, 1, 0, 0)
+        case 90: (a, b, c, d) = (0, -1, 1, 0)
+        case 180: (a, b, c, d) = (-1, 0, 0, -1)
+        case 270: (a, b, c, d) = (0, 1, -1, 0)
+        default: (a, b, c, d) = (1, 0, 0, 1)
         }
         w.i32(a << 16); w.i32(b << 16); w.u32(0)
         w.i32(c << 16); w.i32(d << 16); w.u32(0)
-        w.i32(Int32(truncatingIfNeeded: tx << 16)); w.i32(Int32(truncatingIfNeeded: ty << 16)); w.u32(0x4000_0000)
+        w.u32(0); w.u32(0); w.u32(0x4000_0000)
     }
 }
