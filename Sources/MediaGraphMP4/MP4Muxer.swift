@@ -17,6 +17,8 @@ public final class MP4Muxer {
     public let path: String
     public let options: MP4MuxerOptions
     public private(set) var state: MP4MuxerState = .idle
+    /// Fragments written and flushed so far (fragmented mode).
+    public var completedFragments: Int { Int(fragmentSequence) }
 
     final class Track {
         var description: MP4TrackDescription
@@ -538,11 +540,10 @@ public final class MP4Muxer {
                                          chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true))
             moovWritten = true
         }
-        fragmentSequence += 1
         var w = ByteWriter(capacity: 1024 + runs.reduce(0) { $0 + $1.sizes.count * 16 })
         var offsetFields: [(Int, Int)] = []
         w.box("moof") { w in
-            w.fullBox("mfhd", version: 0, flags: 0) { $0.u32(fragmentSequence) }
+            w.fullBox("mfhd", version: 0, flags: 0) { $0.u32(fragmentSequence + 1) }
             for run in runs {
                 w.box("traf") { w in
                     w.fullBox("tfhd", version: 0, flags: 0x02_0000) { $0.u32(UInt32(tracks[run.track].description.id)) }
@@ -571,6 +572,7 @@ public final class MP4Muxer {
         try file.write(w.bytes)
         try file.write(fragmentData)
         try file.flush()
+        fragmentSequence += 1
     }
 
     private func writePayload(_ s: MP4Sample, _ t: Track, toFragment out: inout [UInt8], sampleNumber: Int) throws -> Int {
