@@ -119,18 +119,7 @@ public final class H264AccessUnitTimer {
                                         message: "the stream has no VUI timing information: give a frame rate")
         }
         frameRate = rate
-        if let ts = requestedTimescale {
-            guard ts > 0, (ts * rate.den) % rate.num == 0 else {
-                throw ElementaryStreamError(path: path, offset: offset,
-                                            message: "timescale \(ts) cannot represent frames at \(rate) fps exactly")
-            }
-            timescale = ts
-            frameDuration = ts * rate.den / rate.num
-        } else {
-            timescale = rate.num
-            frameDuration = rate.den
-            while timescale < 10000 { timescale *= 2; frameDuration *= 2 }
-        }
+        (timescale, frameDuration) = try FrameClock.ticks(rate: rate, timescale: requestedTimescale, path: path, offset: offset)
         width = sps.width
         height = sps.height
         // A decoder may hold up to 16 frames; without a bitstream restriction that bound is safe.
@@ -183,15 +172,24 @@ public final class H264AccessUnitTimer {
     }
 }
 
-/// Reads an H.264 Annex B file as timed access units: `AnnexBReader` + `H264AccessUnitTimer`.
-public final class H264StreamReader {
+/// Something that times access units given in decode order (H.264 or HEVC).
+public protocol AccessUnitTimer: AnyObject {
+    func push(_ au: AnnexBAccessUnit) throws
+    func finish()
+    func pop() -> TimedAccessUnit?
+}
+
+extension H264AccessUnitTimer: AccessUnitTimer {}
+
+/// Reads an Annex B file as timed access units: `AnnexBReader` + an `AccessUnitTimer`.
+public final class TimedAnnexBReader<Timer: AccessUnitTimer> {
     public let reader: AnnexBReader
-    public let timer: H264AccessUnitTimer
+    public let timer: Timer
     private var ended = false
 
-    public init(path: String, frameRate: Rational? = nil, timescale: Int64? = nil) throws {
-        reader = try AnnexBReader(path: path, codec: .h264)
-        timer = H264AccessUnitTimer(frameRate: frameRate, timescale: timescale, path: path)
+    public init(reader: AnnexBReader, timer: Timer) {
+        self.reader = reader
+        self.timer = timer
     }
 
     /// The next access unit in decode order with its pts/dts, or nil at the end of the file.
@@ -206,5 +204,18 @@ public final class H264StreamReader {
                 timer.finish()
             }
         }
+    }
+}
+
+/// An H.264 Annex B file as timed access units (what the h264src node reads).
+public typealias H264StreamReader = TimedAnnexBReader<H264AccessUnitTimer>
+
+extension TimedAnnexBReader where Timer == H264AccessUnitTimer {
+    /// - Parameters:
+    ///   - frameRate: overrides the stream's VUI timing.
+    ///   - timescale: ticks per second of the timestamps (default: see `H264AccessUnitTimer`).
+    public convenience init(path: String, frameRate: Rational? = nil, timescale: Int64? = nil) throws {
+        self.init(reader: try AnnexBReader(path: path, codec: .h264),
+                  timer: H264AccessUnitTimer(frameRate: frameRate, timescale: timescale, path: path))
     }
 }
