@@ -105,12 +105,12 @@ public final class H264AccessUnitTimer {
 
     /// The next access unit in decode order whose timestamps are known.
     public func pop() -> TimedAccessUnit? {
-        guard let e = order?.pop() else { return nil }
+        guard let e = order?.pop(), let item = e.item else { return nil }
         let key = keyFlags.isEmpty ? false : keyFlags.removeFirst()
         let pts = Int64(e.presentationIndex!) * frameDuration
         let dts = Int64(e.decodeIndex - reorderDepth) * frameDuration
-        return TimedAccessUnit(data: e.item.data, pts: pts, dts: dts, duration: frameDuration, isKeyFrame: key,
-                               offset: e.item.offset)
+        return TimedAccessUnit(data: item.data, pts: pts, dts: dts, duration: frameDuration, isKeyFrame: key,
+                               offset: item.offset)
     }
 
     private func start(with sps: H264SequenceParameterSet, at offset: Int64) throws {
@@ -123,8 +123,10 @@ public final class H264AccessUnitTimer {
         width = sps.width
         height = sps.height
         // A decoder may hold up to 16 frames; without a bitstream restriction that bound is safe.
-        let baseline = sps.profileIDC == 66
-        reorderDepth = Int(sps.maxNumReorderFrames ?? (baseline ? 0 : 16))
+        // POC type 2 means output order is decode order; otherwise, without a bitstream
+        // restriction, 16 frames (the largest DPB) is a safe bound.
+        let inOrder = sps.picOrderCntType == 2 || sps.profileIDC == 66
+        reorderDepth = Int(sps.maxNumReorderFrames ?? (inOrder ? 0 : 16))
         order = PresentationOrder(reorderDepth: reorderDepth)
     }
 

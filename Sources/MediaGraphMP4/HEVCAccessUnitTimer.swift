@@ -67,11 +67,11 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
     public func finish() { order?.finish() }
 
     public func pop() -> TimedAccessUnit? {
-        guard let e = order?.pop() else { return nil }
+        guard let e = order?.pop(), let item = e.item else { return nil }
         let key = keyFlags.isEmpty ? false : keyFlags.removeFirst()
-        return TimedAccessUnit(data: e.item.data, pts: Int64(e.presentationIndex!) * frameDuration,
+        return TimedAccessUnit(data: item.data, pts: Int64(e.presentationIndex!) * frameDuration,
                                dts: Int64(e.decodeIndex - reorderDepth) * frameDuration, duration: frameDuration,
-                               isKeyFrame: key, offset: e.item.offset)
+                               isKeyFrame: key, offset: item.offset)
     }
 
     /// POC of the picture whose first slice segment is `nal`; whether it is IRAP and whether it

@@ -42,6 +42,7 @@ public final class MP4Muxer {
         var headSample: MP4Sample { queue[head] }
         func popHead() -> MP4Sample {
             let s = queue[head]
+            queue[head].data = [] // written samples keep no bytes alive until compaction
             head += 1
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)
@@ -171,8 +172,19 @@ public final class MP4Muxer {
         if sample.data.isEmpty {
             throw fail(.invalidSample(track: t.description.name, sample: t.received, reason: "no data"))
         }
-        if sample.duration < 0 {
-            throw fail(.invalidSample(track: t.description.name, sample: t.received, reason: "negative duration \(sample.duration)"))
+        // About 194 days in any timescale: far beyond real media, and no arithmetic overflow.
+        let limit = t.description.timescale << 24
+        if sample.duration < 0 || sample.duration > min(limit, Int64(UInt32.max)) {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "duration \(sample.duration) is not in 0…\(min(limit, Int64(UInt32.max)))"))
+        }
+        if abs(sample.pts) > limit || abs(sample.dts) > limit {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "pts \(sample.pts) / dts \(sample.dts) beyond ±\(limit) ticks (2^24 s)"))
+        }
+        if let last = t.lastQueuedDTS, sample.dts - last > Int64(UInt32.max) {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "dts jumps by \(sample.dts - last) ticks, more than a 32-bit sample duration"))
         }
         if t.configuration == nil {
             let c = sample.configuration ?? inBandConfiguration(sample.data, codec: t.description.codec)

@@ -4,7 +4,7 @@
 /// sequence (IDR) first outputs everything still waiting.
 struct PresentationOrder<Item> {
     struct Entry {
-        var item: Item
+        var item: Item?
         var decodeIndex: Int
         var presentationIndex: Int?
     }
@@ -34,8 +34,9 @@ struct PresentationOrder<Item> {
     mutating func pop() -> Entry? {
         guard head < entries.count, entries[head].presentationIndex != nil else { return nil }
         let e = entries[head]
+        entries[head].item = nil // the caller owns the data now; keep no copy alive
         head += 1
-        if head >= 64 && head * 2 >= entries.count {
+        if head >= 32 && head * 2 >= entries.count {
             entries.removeFirst(head)
             for i in waiting.indices { waiting[i].slot -= head }
             head = 0

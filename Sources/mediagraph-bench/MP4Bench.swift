@@ -40,7 +40,8 @@ enum MP4Bench {
                 // Drop the page cache's advantage for whichever runs first: read the input once.
                 _ = shell(["cat", input], discardOutput: true)
                 guard let (seconds, kb) = timed(command) else { print("  \(name): failed"); continue }
-                print(String(format: "  %-28@ %7.2f s  %8.1f MB/s  peak RSS %7.1f MB", name as NSString, seconds, size / seconds, Double(kb) / 1024))
+                let label = name.padding(toLength: 28, withPad: " ", startingAt: 0)
+                print("  " + label + String(format: "%7.2f s  %8.1f MB/s  peak RSS %7.1f MB", seconds, size / seconds, Double(kb) / 1024))
                 try? FileManager.default.removeItem(atPath: out)
             }
         }

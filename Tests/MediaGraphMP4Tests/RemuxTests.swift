@@ -51,3 +51,29 @@ import MediaGraphMP4
         #expect(firstPTS == 0)
     }
 }
+
+@Suite struct InterleaveTests {
+    /// In file order, no packet's decode time is more than about a second behind one already
+    /// written: a progressive reader never has to look far ahead. Both tracks appear early.
+    @Test func chunksSpanAtMostAboutASecond() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let src = try Media.h264AAC(in: dir, seconds: 5)
+        let out = dir.file("av.mp4")
+        _ = try Media.mux(video: src.h264, audio: src.adts, to: try MP4Muxer(path: out))
+        let j = try ffprobe(out, ["-show_entries", "packet=stream_index,dts_time,pos"])
+        let packets = (j["packets"] as? [[String: Any]] ?? []).compactMap { p -> (Int, Double, Int)? in
+            guard let s = intValue(p["stream_index"]), let t = doubleValue(p["dts_time"]), let pos = intValue(p["pos"]) else { return nil }
+            return (s, t, pos)
+        }.sorted { $0.2 < $1.2 }
+        #expect(packets.count == 125 + 236)
+        var latest = -Double.infinity
+        var worst = 0.0
+        for p in packets {
+            worst = max(worst, latest - p.1)
+            latest = max(latest, p.1)
+        }
+        #expect(worst <= 1.05, "a packet \(worst) s behind one before it in the file")
+        #expect(Set(packets.prefix(100).map(\.0)) == [0, 1])
+    }
+}
