@@ -41,7 +41,11 @@ enum MP4Bench {
                 _ = shell(["cat", input], discardOutput: true)
                 guard let (seconds, kb) = timed(command) else { print("  \(name): failed"); continue }
                 let label = name.padding(toLength: 28, withPad: " ", startingAt: 0)
-                print("  " + label + String(format: "%7.2f s  %8.1f MB/s  peak RSS %7.1f MB", seconds, size / seconds, Double(kb) / 1024))
+                let packets = shell(["ffprobe", "-v", "error", "-select_streams", "v:0", "-count_packets", "-show_entries",
+                                     "stream=nb_read_packets", "-of", "csv=p=0", out], captureOutput: true)?
+                    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+                print("  " + label + String(format: "%7.2f s  %8.1f MB/s  peak RSS %7.1f MB", seconds, size / seconds, Double(kb) / 1024)
+                      + "  (\(packets) packets)")
                 try? FileManager.default.removeItem(atPath: out)
             }
         }
@@ -80,15 +84,19 @@ enum MP4Bench {
     }
 
     @discardableResult
-    static func shell(_ args: [String], captureStderr: Bool = false, discardOutput: Bool = false) -> String? {
+    static func shell(_ args: [String], captureStderr: Bool = false, captureOutput: Bool = false,
+                      discardOutput: Bool = false) -> String? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: args[0].hasPrefix("/") ? args[0] : "/usr/bin/env")
         p.arguments = args[0].hasPrefix("/") ? Array(args.dropFirst()) : args
         let errPipe = Pipe()
         p.standardError = captureStderr ? errPipe : FileHandle.standardError
+        let outPipe = Pipe()
         if discardOutput { p.standardOutput = FileHandle.nullDevice }
+        if captureOutput { p.standardOutput = outPipe }
         do { try p.run() } catch { return nil }
-        let data = captureStderr ? errPipe.fileHandleForReading.readDataToEndOfFile() : Data()
+        let data = captureStderr ? errPipe.fileHandleForReading.readDataToEndOfFile()
+            : captureOutput ? outPipe.fileHandleForReading.readDataToEndOfFile() : Data()
         p.waitUntilExit()
         guard p.terminationStatus == 0 else {
             if captureStderr { FileHandle.standardError.write(data) }
