@@ -16,16 +16,18 @@ enum MP4Bench {
         let dir = NSTemporaryDirectory() + "mp4bench-\(getpid())"
         try? FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let big = dir + "/big.h264", small = dir + "/small.h264"
-        print("making test streams (1080p25 testsrc2 + noise, x264 ultrafast lossless) …")
-        for (path, seconds) in [(big, "4"), (small, "1")] {
-            guard shell(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25,noise=alls=20:allf=t",
+        // Many ordinary frames (1500 × ~140 kB), few huge ones (100 × 2.7 MB), and a small file
+        // to show that peak memory does not follow the file size.
+        let many = dir + "/many.h264", huge = dir + "/huge-frames.h264", small = dir + "/small.h264"
+        print("making test streams (1080p25 testsrc2, x264 ultrafast lossless; noise for huge frames) …")
+        for (path, filter, seconds) in [(many, "", "60"), (huge, ",noise=alls=20:allf=t", "4"), (small, ",noise=alls=20:allf=t", "1")] {
+            guard shell(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25" + filter,
                          "-t", seconds, "-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-f", "h264", path]) != nil else {
                 print("ffmpeg failed to make \(path)"); return
             }
         }
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
-        for input in [big, small] {
+        for input in [many, huge, small] {
             let size = Double(fileSize(input)) / 1e6
             print(String(format: "input %@: %.1f MB", (input as NSString).lastPathComponent, size))
             let out = dir + "/out.mp4"

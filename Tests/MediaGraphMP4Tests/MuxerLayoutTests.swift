@@ -78,7 +78,7 @@ import MediaGraphMP4
         guard let play = try browserPlay(out, minFrames: counts.videoFrames) else { return }
         #expect(play["playable"] as? Bool == true, "\(play)")
         #expect(intValue(play["totalVideoFrames"]) == counts.videoFrames, "\(play)")
-        if let d = doubleValue(play["duration"]) { #expect(abs(d - 2.0) < 0.05, "\(play)") }
+        if let d = doubleValue(play["duration"]) { #expect(abs(d - 2.0) < 0.02, "B-frame delay not removed: \(play)") }
     }
 
     @Test func forcedCo64AndNormalLayout() throws {
