@@ -80,20 +80,27 @@ public final class AnnexBReader {
     }
 
     private func findFirstStartCode() throws {
-        guard let start = try file.ensure(4, from: 0) else {
-            throw ElementaryStreamError(path: path, offset: 0, message: "file is shorter than a start code (expected 00 00 01)")
+        // leading_zero_8bits may come before the first start code.
+        var zeros = 0
+        while true {
+            guard let at = try file.ensure(zeros + 1, from: 0) else {
+                throw ElementaryStreamError(path: path, offset: Int64(zeros), message: "file ends before the first start code (expected 00 00 01)")
+            }
+            if file.buffer[at + zeros] != 0 { break }
+            zeros += 1
+            if zeros > 1 << 16 {
+                throw ElementaryStreamError(path: path, offset: 0, message: "more than 65536 zero bytes before the first start code")
+            }
         }
-        let p = file.buffer + start
-        let code: Int
-        if p[0] == 0 && p[1] == 0 && p[2] == 1 { code = 3 }
-        else if p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 1 { code = 4 }
-        else {
+        let p = file.buffer
+        guard zeros >= 2, p[zeros] == 1 else {
+            let shown = (0..<min(4, file.count)).map { String(format: "%02x", p[$0]) }.joined(separator: " ")
             throw ElementaryStreamError(path: path, offset: 0,
-                                        message: String(format: "expected a start code (00 00 01 or 00 00 00 01), found %02x %02x %02x %02x", p[0], p[1], p[2], p[3]))
+                                        message: "expected a start code (00 00 01 or 00 00 00 01), found \(shown)")
         }
-        auStart = start
-        nalCodeStart = start
-        nalPayload = start + code
+        auStart = zeros >= 3 ? zeros - 3 : zeros - 2
+        nalCodeStart = auStart
+        nalPayload = zeros + 1
         searchFrom = nalPayload
     }
 

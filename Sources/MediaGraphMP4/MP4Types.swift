@@ -29,6 +29,18 @@ public struct MP4Sample: Sendable {
     }
 }
 
+extension MP4Sample {
+    /// A sample whose times are `MediaTime`s, converted to the track's `timescale` (exact when
+    /// the timescale is a multiple of theirs, else rounded to the nearest tick).
+    public init(data: [UInt8], pts: MediaTime, dts: MediaTime? = nil, duration: MediaTime? = nil, isSync: Bool,
+                configuration: CodecConfiguration? = nil, timescale: Int64) {
+        self.init(data: data, pts: pts.converted(to: timescale).value,
+                  dts: (dts ?? pts).converted(to: timescale).value,
+                  duration: duration.map { $0.converted(to: timescale).value } ?? 0,
+                  isSync: isSync, configuration: configuration)
+    }
+}
+
 /// How the file is laid out.
 public struct MP4MuxerOptions: Sendable, Equatable {
     /// moov before mdat, so a player can start before the whole file has arrived.

@@ -129,4 +129,24 @@ import MediaGraphMP4
         let frames = intValue((try probeStreams(ivfOut).first ?? [:])["nb_read_frames"])
         #expect(frames == 50)
     }
+
+    /// leading_zero_8bits before the first start code are allowed (H.264 Annex B.2).
+    @Test func leadingZeroBytes() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let src = try Media.h264AAC(in: dir, seconds: 1)
+        let padded = dir.file("padded.h264")
+        try (Data(repeating: 0, count: 5) + Data(contentsOf: URL(fileURLWithPath: src.h264))).write(to: URL(fileURLWithPath: padded))
+        let reader = try AnnexBReader(path: padded, codec: .h264)
+        var units: [AnnexBAccessUnit] = []
+        while let u = try reader.next() { units.append(u) }
+        #expect(units.count == 25)
+        // Offsets point at each access unit's first start code in the file.
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: padded)))
+        for u in units {
+            let o = Int(u.offset)
+            #expect(Array(bytes[o..<(o + u.data.count)]) == u.data)
+            #expect(u.data.starts(with: [0, 0, 1]) || u.data.starts(with: [0, 0, 0, 1]))
+        }
+    }
 }
