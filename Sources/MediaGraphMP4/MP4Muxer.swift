@@ -62,7 +62,6 @@ public final class MP4Muxer {
     /// Above this many queued bytes, writing goes ahead even while a track waits for samples.
     private let queueLimit = 64 << 20
 
-    private let directory: String
     private let tempPath: String
     private let mediaTempPath: String
     /// Normal mode: the media data (the whole temp file, or the temp mdat file in fast start).
@@ -97,10 +96,11 @@ public final class MP4Muxer {
         }
         self.path = path
         self.options = options
-        let slash = path.lastIndex(of: "/")
-        directory = slash.map { String(path[..<$0]) } ?? "."
-        let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
-        let prefix = (directory.isEmpty ? "" : directory + "/") + "." + name + ".\(getpid())"
+        // Temporary files go beside the output (same file system, so rename is atomic).
+        let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = String(path[nameStart...])
+        guard !name.isEmpty else { throw MP4MuxerError.invalidOption("output path \(path) names a directory, not a file") }
+        let prefix = String(path[..<nameStart]) + "." + name + ".\(getpid())"
         tempPath = prefix + ".tmp"
         mediaTempPath = prefix + ".mdat"
         do {
@@ -491,9 +491,14 @@ public final class MP4Muxer {
             let ready = tracks.allSatisfy { t in
                 t.ended || (t.lastQueuedDTS.map { !(t.time($0) < cut) } ?? false)
             }
-            if !ready { break }
+            // A track that stops delivering (or a lead track without key frames) must not grow
+            // memory without bound: past the limit, cut anyway.
+            if !ready && queuedBytes <= queueLimit { break }
             fragmentCuts.removeFirst()
             try writeFragment(before: cut)
+        }
+        if queuedBytes > queueLimit && fragmentCuts.isEmpty {
+            try writeFragment(before: nil)
         }
         if final {
             fragmentCuts.removeAll()

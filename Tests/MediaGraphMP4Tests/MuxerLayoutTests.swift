@@ -126,4 +126,32 @@ import MediaGraphMP4
         let size = try run("ffprobe", ["-v", "error", "-show_entries", "stream=width,height", "-of", "csv=p=0", png]).stdout
         #expect(size.trimmingCharacters(in: .whitespacesAndNewlines) == (degrees == 180 ? "320,240" : "240,320"))
     }
+
+    /// VP8 from IVF into vp08/vpcC, times given as MediaTime.
+    @Test func vp8() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let ivfPath = dir.file("vp8.ivf"), out = dir.file("vp8.mp4")
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=176x144:rate=25", "-frames:v", "30", "-c:v", "libvpx", "-g", "10", "-f", "ivf", ivfPath])
+        let ivf = try IVFReader(path: ivfPath)
+        #expect(ivf.codec == .vp8)
+        let muxer = try MP4Muxer(path: out)
+        let track = try muxer.addVideoTrack(codec: .vp8, width: ivf.width, height: ivf.height, timescale: 12800,
+                                            configuration: .vpx(VPXConfiguration(codec: .vp8)))
+        let tick = ivf.timeBase
+        while let f = try ivf.next() {
+            try muxer.append(MP4Sample(data: f.data, pts: MediaTime(value: f.pts * tick.num, timescale: tick.den),
+                                       duration: MediaTime(value: tick.num, timescale: tick.den), isSync: f.isKeyFrame,
+                                       timescale: 12800), to: track)
+        }
+        try muxer.finish()
+        #expect(try decodeErrors(out) == "")
+        let v = try probeStreams(out).first ?? [:]
+        #expect(v["codec_name"] as? String == "vp8")
+        #expect(v["codec_tag_string"] as? String == "vp08")
+        #expect(intValue(v["nb_read_frames"]) == 30)
+        #expect(doubleValue(v["duration"]) == 1.2)
+        #expect(try probeVideoPackets(out).filter(\.key).count == 3)
+        #expect(try frameMD5(out).map { $0.split(separator: ",").last! } == (try frameMD5(ivfPath)).map { $0.split(separator: ",").last! })
+    }
 }
