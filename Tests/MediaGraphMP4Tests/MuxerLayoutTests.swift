@@ -139,8 +139,10 @@ import MediaGraphMP4
         let ivf = try IVFReader(path: ivfPath)
         #expect(ivf.codec == .vp8)
         let muxer = try MP4Muxer(path: out)
-        let track = try muxer.addVideoTrack(codec: .vp8, width: ivf.width, height: ivf.height, timescale: 12800,
-                                            configuration: .vpx(VPXConfiguration(codec: .vp8)))
+        let format = MediaFormat.encodedVideo(EncodedVideoFormat(codec: .vp8, width: ivf.width, height: ivf.height,
+                                                                 frameRate: Rational(25, 1), timeBase: ivf.timeBase))
+        let track = try muxer.addTrack(for: format, configuration: .vpx(VPXConfiguration(codec: .vp8)))
+        #expect(muxer.timescale(of: track) == 12800)
         let tick = ivf.timeBase
         while let f = try ivf.next() {
             try muxer.append(MP4Sample(data: f.data, pts: MediaTime(value: f.pts * tick.num, timescale: tick.den),
