@@ -2,9 +2,10 @@ import MediaGraphCore
 
 /// Derives timestamps for HEVC access units in decode order from the picture order count
 /// (ITU-T H.265 8.3.1) and a frame rate, like `H264AccessUnitTimer`. Key frames are IRAP
-/// pictures (IDR, CRA, BLA). The frame rate must be given (the VUI is not read).
+/// pictures (IDR, CRA, BLA). The frame rate is the caller's, else the SPS VUI timing.
 public final class HEVCAccessUnitTimer: AccessUnitTimer {
-    public let frameRate: Rational
+    public private(set) var frameRate: Rational?
+    private let requestedRate: Rational?
     public private(set) var timescale: Int64 = 0
     public private(set) var frameDuration: Int64 = 0
     public private(set) var configuration: HEVCConfiguration?
@@ -23,8 +24,8 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
     private var first = true
     private var keyFlags: [Bool] = []
 
-    public init(frameRate: Rational, timescale: Int64? = nil, path: String = "hevc stream") {
-        self.frameRate = frameRate
+    public init(frameRate: Rational? = nil, timescale: Int64? = nil, path: String = "hevc stream") {
+        requestedRate = frameRate
         requestedTimescale = timescale
         self.path = path
     }
@@ -88,7 +89,11 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
                 throw H264SyntaxError("slice refers to picture parameter set \(ppsID), which the stream has not defined")
             }
             if order == nil {
-                (timescale, frameDuration) = try FrameClock.ticks(rate: frameRate, timescale: requestedTimescale, path: path, offset: 0)
+                guard let rate = requestedRate ?? sps.vuiFrameRate else {
+                    throw H264SyntaxError("the stream has no VUI timing information: give a frame rate")
+                }
+                frameRate = rate
+                (timescale, frameDuration) = try FrameClock.ticks(rate: rate, timescale: requestedTimescale, path: path, offset: 0)
                 reorderDepth = Int(sps.maxNumReorderPics)
                 order = PresentationOrder(reorderDepth: reorderDepth)
                 width = sps.width
@@ -126,7 +131,7 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
 public typealias HEVCStreamReader = TimedAnnexBReader<HEVCAccessUnitTimer>
 
 extension TimedAnnexBReader where Timer == HEVCAccessUnitTimer {
-    public convenience init(path: String, frameRate: Rational, timescale: Int64? = nil) throws {
+    public convenience init(path: String, frameRate: Rational? = nil, timescale: Int64? = nil) throws {
         self.init(reader: try AnnexBReader(path: path, codec: .hevc),
                   timer: HEVCAccessUnitTimer(frameRate: frameRate, timescale: timescale, path: path))
     }

@@ -1,3 +1,5 @@
+import MediaGraphCore
+
 /// The fields of an HEVC sequence parameter set (ITU-T H.265 7.3.2.2) that hvcC and picture
 /// order counts need.
 public struct HEVCSequenceParameterSet: Equatable, Sendable {
@@ -59,6 +61,87 @@ public struct HEVCSequenceParameterSet: Equatable, Sendable {
             }
         } catch is BitReader.EndOfData {
             throw H264SyntaxError("HEVC sequence parameter set ends early")
+        }
+        // The VUI timing sits behind many fields; it is optional, so a failure here only means
+        // the stream's frame rate is unknown.
+        try? parseToVUITiming(&r)
+    }
+
+    /// VUI timing: pictures last numUnitsInTick / timeScale seconds.
+    public var numUnitsInTick: UInt32 = 0
+    public var timeScale: UInt32 = 0
+
+    /// Frame rate from the VUI timing information, if the stream carries it.
+    public var vuiFrameRate: Rational? {
+        guard numUnitsInTick > 0, timeScale > 0 else { return nil }
+        return Rational(Int64(timeScale), Int64(numUnitsInTick))
+    }
+
+    private mutating func parseToVUITiming(_ r: inout BitReader) throws {
+        for _ in 0..<6 { _ = try r.ue() } // coding/transform block sizes, hierarchy depths
+        if try r.flag(), try r.flag() { try Self.skipScalingListData(&r) }
+        try r.skip(2) // amp, sample_adaptive_offset
+        if try r.flag() { // pcm_enabled_flag
+            try r.skip(8)
+            _ = try r.ue(); _ = try r.ue()
+            try r.skip(1)
+        }
+        let sets = Int(try r.ue())
+        guard sets <= 64 else { throw BitReader.EndOfData() }
+        var deltaPocCounts: [Int] = []
+        for i in 0..<sets {
+            var interPrediction = false
+            if i != 0 { interPrediction = try r.flag() }
+            if interPrediction {
+                try r.skip(1) // delta_rps_sign
+                _ = try r.ue() // abs_delta_rps_minus1
+                var count = 0
+                for _ in 0...deltaPocCounts[i - 1] {
+                    let used = try r.flag()
+                    let useDelta = used ? true : try r.flag()
+                    if useDelta { count += 1 }
+                }
+                deltaPocCounts.append(count)
+            } else {
+                let negative = Int(try r.ue()), positive = Int(try r.ue())
+                guard negative <= 16, positive <= 16 else { throw BitReader.EndOfData() }
+                for _ in 0..<(negative + positive) { _ = try r.ue(); try r.skip(1) }
+                deltaPocCounts.append(negative + positive)
+            }
+        }
+        if try r.flag() { // long_term_ref_pics_present_flag
+            let n = Int(try r.ue())
+            guard n <= 32 else { throw BitReader.EndOfData() }
+            for _ in 0..<n { try r.skip(Int(log2MaxPicOrderCntLsb) + 1) }
+        }
+        try r.skip(2) // temporal mvp, strong intra smoothing
+        guard try r.flag() else { return } // vui_parameters_present_flag
+        if try r.flag() { if try r.bits(8) == 255 { try r.skip(32) } } // aspect ratio
+        if try r.flag() { try r.skip(1) } // overscan
+        if try r.flag() { // video signal type
+            try r.skip(4)
+            if try r.flag() { try r.skip(24) }
+        }
+        if try r.flag() { _ = try r.ue(); _ = try r.ue() } // chroma location
+        try r.skip(3) // neutral chroma, field_seq, frame_field_info
+        if try r.flag() { for _ in 0..<4 { _ = try r.ue() } } // default display window
+        if try r.flag() { // vui_timing_info_present_flag
+            numUnitsInTick = try r.bits(32)
+            timeScale = try r.bits(32)
+        }
+    }
+
+    private static func skipScalingListData(_ r: inout BitReader) throws {
+        for sizeID in 0..<4 {
+            for _ in stride(from: 0, to: 6, by: sizeID == 3 ? 3 : 1) {
+                if try !r.flag() {
+                    _ = try r.ue()
+                } else {
+                    let coefficients = min(64, 1 << (4 + (sizeID << 1)))
+                    if sizeID > 1 { _ = try r.se() }
+                    for _ in 0..<coefficients { _ = try r.se() }
+                }
+            }
         }
     }
 }

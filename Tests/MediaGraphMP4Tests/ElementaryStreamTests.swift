@@ -49,7 +49,7 @@ import MediaGraphMP4
         try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "50", "-c:v", "libx265",
                     "-x265-params", "log-level=error:bframes=3:keyint=25", "-tag:v", "hvc1", mp4])
         try ffmpeg(["-i", mp4, "-c", "copy", "-bsf:v", "hevc_mp4toannexb", "-f", "hevc", hevc])
-        let reader = try HEVCStreamReader(path: hevc, frameRate: Rational(25, 1))
+        let reader = try HEVCStreamReader(path: hevc) // frame rate from the SPS VUI
         let muxer = try MP4Muxer(path: out)
         var track: MP4TrackID?
         var n = 0
@@ -64,6 +64,7 @@ import MediaGraphMP4
         }
         try muxer.finish()
         #expect(n == 50)
+        #expect(reader.timer.frameRate == Rational(25, 1))
         #expect(try decodeErrors(out) == "")
         let v = try probeStreams(out).first ?? [:]
         #expect(v["codec_name"] as? String == "hevc")
