@@ -238,6 +238,17 @@ public final class MP4Muxer {
     }
 
     func check(_ c: CodecConfiguration, for d: MP4TrackDescription) throws {
+        // avcC/hvcC store parameter set lengths in 16 bits.
+        let sets: [[UInt8]]
+        switch c {
+        case .h264(let h): sets = h.sps + h.pps
+        case .hevc(let h): sets = h.vps + h.sps + h.pps
+        default: sets = []
+        }
+        if let long = sets.first(where: { $0.count > 0xFFFF || $0.isEmpty }) {
+            throw MP4MuxerError.configurationMismatch(track: d.name, expected: "parameter sets of 1…65535 bytes",
+                                                      found: "one of \(long.count) bytes")
+        }
         let ok: Bool
         switch c {
         case .h264(let h): ok = d.codec == .h264 && !h.sps.isEmpty && !h.pps.isEmpty && h.sps[0].count >= 4

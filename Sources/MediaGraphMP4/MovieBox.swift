@@ -95,7 +95,7 @@ enum MovieBox {
             }
             if t.needsEditList {
                 w.box("edts") { w in
-                    let v1 = t.trackDuration > Int64(Int32.max) || t.mediaTime > Int64(Int32.max)
+                    let v1 = t.trackDuration > Int64(Int32.max) || abs(t.mediaTime) > Int64(Int32.max)
                     w.fullBox("elst", version: v1 ? 1 : 0, flags: 0) { w in
                         w.u32(t.emptyEdit > 0 ? 2 : 1)
                         if t.emptyEdit > 0 { edit(&w, v1, t.emptyEdit, -1) }
