@@ -15,7 +15,7 @@ public struct TimedAccessUnit: Sendable {
 /// order count (POC types 0, 1 and 2, ITU-T H.264 8.2.1) gives presentation order, the frame
 /// rate (VUI timing or the caller's) gives the spacing. pts = presentation position × frame
 /// duration; dts = (decode position − reorder depth) × frame duration, so dts ≤ pts.
-/// Key frames are IDR pictures. Also collects the SPS/PPS as an `H264Configuration`.
+/// Key frames are IDR pictures and I pictures with a recovery point SEI. Also collects the SPS/PPS as an `H264Configuration`.
 ///
 /// Limits: frame (not field) pictures; memory_management_control_operation 5 is not detected
 /// (x264 and libavcodec do not write it).
@@ -60,6 +60,7 @@ public final class H264AccessUnitTimer {
         var firstSlice: H264SliceHeader?
         var nalRefIDC: UInt8 = 0
         var isIDR = false
+        var hasRecoveryPoint = false
         for r in au.nalUnits {
             let nal = au.data[r]
             let type = NALUnits.h264Type(nal.first!)
@@ -73,6 +74,8 @@ public final class H264AccessUnitTimer {
                     let pps = try H264PictureParameterSet(nal: nal)
                     ppsByID[pps.id] = pps
                     sets.add(Array(nal))
+                case 6:
+                    if Self.hasRecoveryPoint(nal) { hasRecoveryPoint = true }
                 case 1, 5:
                     if firstSlice != nil { break }
                     firstSlice = try H264SliceHeader(nal: nal) { id in
@@ -96,7 +99,9 @@ public final class H264AccessUnitTimer {
         if order == nil { try start(with: sps, at: au.offset) }
         configuration = sets.configuration.flatMap { if case .h264(let c) = $0 { return c } else { return nil } }
         let poc = pictureOrderCount(slice, sps: sps, nalRefIDC: nalRefIDC, isIDR: isIDR)
-        keyFlags.append(isIDR)
+        // An I picture with a recovery point SEI (x264's open-GOP key frames) is a key frame
+        // too, as encoders and ffmpeg flag it.
+        keyFlags.append(isIDR || (hasRecoveryPoint && slice.sliceType % 5 == 2))
         order!.push(au, poc: poc, startsSequence: isIDR)
     }
 
@@ -111,6 +116,24 @@ public final class H264AccessUnitTimer {
         let dts = Int64(e.decodeIndex - reorderDepth) * frameDuration
         return TimedAccessUnit(data: item.data, pts: pts, dts: dts, duration: frameDuration, isKeyFrame: key,
                                offset: item.offset)
+    }
+
+    /// Whether an SEI NAL unit carries a recovery point message (payload type 6).
+    static func hasRecoveryPoint(_ nal: ArraySlice<UInt8>) -> Bool {
+        let rbsp = NALUnits.rbsp(nal.dropFirst(), limit: 4096)
+        var i = 0
+        while i < rbsp.count && rbsp[i] != 0x80 { // 0x80: rbsp_trailing_bits
+            var type = 0, size = 0
+            while i < rbsp.count && rbsp[i] == 0xFF { type += 255; i += 1 }
+            guard i < rbsp.count else { return false }
+            type += Int(rbsp[i]); i += 1
+            while i < rbsp.count && rbsp[i] == 0xFF { size += 255; i += 1 }
+            guard i < rbsp.count else { return false }
+            size += Int(rbsp[i]); i += 1
+            if type == 6 { return true }
+            i += size
+        }
+        return false
     }
 
     private func start(with sps: H264SequenceParameterSet, at offset: Int64) throws {

@@ -150,4 +150,20 @@ import MediaGraphMP4
             #expect(u.data.starts(with: [0, 0, 1]) || u.data.starts(with: [0, 0, 0, 1]))
         }
     }
+
+    /// x264's open-GOP key frames are I pictures with a recovery point SEI, not IDR: they keep
+    /// their key flag, and presentation order runs across the open GOP boundaries.
+    @Test func openGOPKeyFrames() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let src = try Media.h264AAC(in: dir, seconds: 3, extraX264: ["-x264-params", "open-gop=1:keyint=25:min-keyint=25:scenecut=0"])
+        let out = dir.file("open.mp4")
+        let muxer = try MP4Muxer(path: out)
+        try Media.addH264(src.h264, to: muxer)
+        try muxer.finish()
+        let ours = try probeVideoPackets(out).map(\.key), theirs = try probeVideoPackets(src.mp4).map(\.key)
+        #expect(theirs.filter { $0 }.count == 3)
+        #expect(ours == theirs)
+        #expect(try frameMD5(out) == frameMD5(src.mp4))
+    }
 }
