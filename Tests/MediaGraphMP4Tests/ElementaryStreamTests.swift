@@ -69,6 +69,13 @@ import MediaGraphMP4
         let v = try probeStreams(out).first ?? [:]
         #expect(v["codec_name"] as? String == "hevc")
         #expect(v["codec_tag_string"] as? String == "hvc1")
+        // hvcC header as ffmpeg writes it (profile/tier/level, chroma, depths, layers, length
+        // size); ffmpeg also sets parallelismType (body byte 15) from the VUI and adds an SEI
+        // array (so its array count, body byte 22, is one more).
+        let ours = Array(try firstBox(out, "hvcC").dropFirst(8)), theirs = Array(try firstBox(mp4, "hvcC").dropFirst(8))
+        #expect(ours.count > 23 && theirs.count > 23)
+        #expect(Array(ours.prefix(15)) == Array(theirs.prefix(15)))
+        #expect(Array(ours[16..<22]) == Array(theirs[16..<22]))
         #expect(intValue(v["width"]) == 320)
         #expect(try frameMD5(out) == frameMD5(mp4))
         #expect(try probeVideoPackets(out).map(\.key) == probeVideoPackets(mp4).map(\.key))

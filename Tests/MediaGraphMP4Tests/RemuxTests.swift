@@ -22,6 +22,9 @@ import MediaGraphMP4
         let ourKeys = try probeVideoPackets(out).map(\.key), theirKeys = try probeVideoPackets(src.mp4).map(\.key)
         #expect(ourKeys == theirKeys)
         #expect(ourKeys.filter { $0 }.count == 2)
+        // The decoder configuration record is byte for byte what ffmpeg's muxer writes.
+        #expect(try firstBox(out, "avcC") == firstBox(src.mp4, "avcC"))
+        #expect(try firstBox(out, "avcC").count > 30)
     }
 
     @Test func h264AndAACProbeAsWritten() throws {

@@ -144,3 +144,18 @@ func doubleValue(_ any: Any?) -> Double? {
     if let i = any as? Int { return Double(i) }
     return nil
 }
+
+/// The bytes of the first box of a type found anywhere in the file (size and type included).
+func firstBox(_ path: String, _ fourCC: String) throws -> [UInt8] {
+    let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    let key = Array(fourCC.utf8)
+    var i = 4
+    while i + 4 <= data.count {
+        if Array(data[i..<(i + 4)]) == key {
+            let size = Int(data[i - 4]) << 24 | Int(data[i - 3]) << 16 | Int(data[i - 2]) << 8 | Int(data[i - 1])
+            if size >= 8 && i - 4 + size <= data.count { return Array(data[(i - 4)..<(i - 4 + size)]) }
+        }
+        i += 1
+    }
+    return []
+}
