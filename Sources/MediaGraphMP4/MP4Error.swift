@@ -37,6 +37,8 @@ public enum MP4MuxerError: Error, CustomStringConvertible, Equatable {
     case invalidSample(track: String, sample: Int, reason: String)
     case invalidOption(String)
     case io(MP4IOError)
+    /// A file error while writing a track's sample (the disk filled up …).
+    case sampleIO(track: String, sample: Int, MP4IOError)
 
     public var description: String {
         switch self {
@@ -58,6 +60,8 @@ public enum MP4MuxerError: Error, CustomStringConvertible, Equatable {
             return "mp4 muxer: \(text)"
         case .io(let e):
             return "mp4 muxer: \(e.description)"
+        case .sampleIO(let track, let sample, let e):
+            return "mp4 muxer: \(track): sample \(sample): \(e.description)"
         }
     }
 }

@@ -50,7 +50,12 @@ extension MP4Muxer {
             chunkTrack = i
             chunkStartDTS = s.dts
         }
-        let size = try writePayload(s, t, to: file, sampleNumber: t.table.count)
+        let size: Int
+        do {
+            size = try writePayload(s, t, to: file, sampleNumber: t.table.count)
+        } catch let e as MP4IOError {
+            throw MP4MuxerError.sampleIO(track: t.description.name, sample: t.table.count, e)
+        }
         t.table.add(size: size, pts: s.pts, dts: s.dts, duration: s.duration, isSync: s.isSync || !t.description.isVideo)
         mediaBytes += UInt64(size)
     }
