@@ -20,7 +20,8 @@ public final class IVFReader {
     /// Seconds per timestamp tick.
     public let timeBase: Rational
     public let declaredFrameCount: Int
-    /// Profile, bit depth, chroma subsampling and colour from the first key frame.
+    /// Profile, bit depth, chroma subsampling and colour from the first VP9 key frame (read the
+    /// first frame before using it; VP8 has defaults).
     public private(set) var configuration: VPXConfiguration
     private let file: InputFile
     private var position = 0
