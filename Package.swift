@@ -53,7 +53,9 @@ let package = Package(
         .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore"], swiftSettings: v5),
+        // Writes a fragmented MP4 slowly so a test can SIGKILL it mid-file (MP4 tests only).
+        .executableTarget(name: "mp4-fragment-writer", dependencies: ["MediaGraphMP4", "MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"], swiftSettings: v5),
         .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"],
                     swiftSettings: v5),
     ]

@@ -10,5 +10,7 @@ enum BenchAreas {
         BenchArea(name: "engine", run: EngineBench.run),
         BenchArea(name: "kernels", run: KernelBench.run),
         BenchArea(name: "codecs", run: CodecBench.run),
+        MP4Bench.area,
+        MP4Bench.area,
     ]
 }

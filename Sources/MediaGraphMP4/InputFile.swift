@@ -1,0 +1,76 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A file read sequentially into a sliding window: bytes before `consumed` may be dropped, so
+/// memory stays at the window size however large the file is.
+final class InputFile {
+    let path: String
+    private var fd: Int32
+    private(set) var buffer: UnsafeMutablePointer<UInt8>
+    private(set) var capacity: Int
+    /// Valid bytes in the buffer.
+    private(set) var count = 0
+    /// File offset of buffer[0].
+    private(set) var bufferOffset: Int64 = 0
+    private(set) var atEOF = false
+
+    init(path: String, capacity: Int = 4 << 20) throws {
+        self.path = path
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 {
+            throw ElementaryStreamError(path: path, offset: 0, message: "cannot open: \(String(cString: strerror(errno)))")
+        }
+        self.capacity = capacity
+        buffer = .allocate(capacity: capacity)
+    }
+
+    deinit {
+        Glibc.close(fd)
+        buffer.deallocate()
+    }
+
+    /// Drops the bytes before `keepFrom` (a buffer index: it becomes 0) and reads more;
+    /// returns false at end of file.
+    @discardableResult
+    func refill(keepFrom: Int) throws -> Bool {
+        if keepFrom > 0 {
+            let keep = count - keepFrom
+            if keep > 0 { buffer.update(from: buffer + keepFrom, count: keep) }
+            count = max(0, keep)
+            bufferOffset += Int64(keepFrom)
+        }
+        if atEOF { return false }
+        if count == capacity {
+            let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+            bigger.update(from: buffer, count: count)
+            buffer.deallocate()
+            buffer = bigger
+            capacity *= 2
+        }
+        while true {
+            let r = read(fd, buffer + count, capacity - count)
+            if r < 0 {
+                if errno == EINTR { continue }
+                throw ElementaryStreamError(path: path, offset: bufferOffset + Int64(count),
+                                            message: "cannot read: \(String(cString: strerror(errno)))")
+            }
+            if r == 0 { atEOF = true; return false }
+            count += r
+            return true
+        }
+    }
+
+    /// Makes `n` bytes from buffer index `from` available, reading as needed. Returns the new
+    /// index of that byte (the buffer may shift), or nil if the file ends first.
+    func ensure(_ n: Int, from: Int) throws -> Int? {
+        if count - from >= n { return from }
+        var start = from
+        while true {
+            let more = try refill(keepFrom: start)
+            start = 0
+            if count >= n { return 0 }
+            if !more { return nil }
+        }
+    }
+}

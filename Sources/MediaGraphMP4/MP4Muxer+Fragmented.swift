@@ -1,0 +1,122 @@
+import MediaGraphCore
+
+/// Fragmented layout: ftyp + moov(mvex), then moof + mdat per fragment, each flushed whole.
+extension MP4Muxer {
+    func noteFragmentBoundary(_ s: MP4Sample, track i: Int) {
+        guard i == leadTrack else { return }
+        let t = tracks[i]
+        guard let start = fragmentStart else { fragmentStart = s.dts; return }
+        let minimum = Int64((options.fragmentDuration * Double(t.description.timescale)).rounded())
+        if (s.isSync || !t.description.isVideo) && s.dts - start >= minimum {
+            fragmentCuts.append(t.time(s.dts))
+            fragmentStart = s.dts
+        }
+    }
+
+    func writeReadyFragments(final: Bool) throws {
+        guard started else { return }
+        while let cut = fragmentCuts.first {
+            let ready = tracks.allSatisfy { t in
+                t.ended || (t.lastQueuedDTS.map { !(t.time($0) < cut) } ?? false)
+            }
+            // A track that stops delivering (or a lead track without key frames) must not grow
+            // memory without bound: past the limit, cut anyway.
+            if !ready && queuedBytes <= queueLimit { break }
+            fragmentCuts.removeFirst()
+            try writeFragment(before: cut)
+        }
+        if queuedBytes > queueLimit && fragmentCuts.isEmpty {
+            try writeFragment(before: nil)
+        }
+        if final {
+            fragmentCuts.removeAll()
+            if tracks.contains(where: { $0.hasQueued }) { try writeFragment(before: nil) }
+        }
+    }
+
+    struct FragmentRun {
+        var track: Int
+        var baseDecodeTime: Int64
+        var durations: [UInt32] = []
+        var sizes: [UInt32] = []
+        var flags: [UInt32] = []
+        var offsets: [Int32] = []
+        var dataStart = 0
+    }
+
+    func writeFragment(before cut: MediaTime?) throws {
+        guard let file else { return }
+        var runs: [FragmentRun] = []
+        fragmentData.removeAll(keepingCapacity: true)
+        for (i, t) in tracks.enumerated() where t.hasQueued {
+            if let cut, !(t.time(t.headSample.dts) < cut) { continue }
+            if t.firstDTS == nil { t.firstDTS = t.headSample.dts }
+            var run = FragmentRun(track: i, baseDecodeTime: t.headSample.dts - t.firstDTS!)
+            run.dataStart = fragmentData.count
+            var minPTS = Int64.max
+            while t.hasQueued {
+                let s = t.headSample
+                if let cut, !(t.time(s.dts) < cut) { break }
+                _ = t.popHead()
+                queuedBytes -= s.data.count
+                let duration: Int64
+                if t.hasQueued {
+                    duration = t.headSample.dts - s.dts
+                } else {
+                    duration = s.duration > 0 ? s.duration : max(t.lastDelta, 1)
+                }
+                t.lastDelta = duration
+                let size = try appendPayload(s, t, to: &fragmentData, sampleNumber: t.received)
+                run.durations.append(UInt32(clamping: duration))
+                run.sizes.append(UInt32(size))
+                let sync = s.isSync || !t.description.isVideo
+                run.flags.append(sync ? 0x0200_0000 : 0x0101_0000)
+                run.offsets.append(Int32(clamping: s.pts - s.dts))
+                minPTS = min(minPTS, s.pts)
+            }
+            if t.firstFragmentMinPTS == nil { t.firstFragmentMinPTS = minPTS }
+            if !run.sizes.isEmpty { runs.append(run) }
+        }
+        if runs.isEmpty { return }
+        if !moovWritten {
+            let mts = movieTimescale()
+            try file.write(MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true))
+            try file.write(MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
+                                         chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true))
+            moovWritten = true
+        }
+        var w = ByteWriter(capacity: 1024 + runs.reduce(0) { $0 + $1.sizes.count * 16 })
+        var offsetFields: [(Int, Int)] = []
+        w.box("moof") { w in
+            w.fullBox("mfhd", version: 0, flags: 0) { $0.u32(fragmentSequence + 1) }
+            for run in runs {
+                w.box("traf") { w in
+                    w.fullBox("tfhd", version: 0, flags: 0x02_0000) { $0.u32(UInt32(tracks[run.track].description.id)) }
+                    w.fullBox("tfdt", version: 1, flags: 0) { $0.u64(UInt64(max(0, run.baseDecodeTime))) }
+                    let hasOffsets = run.offsets.contains { $0 != 0 }
+                    let negative = run.offsets.contains { $0 < 0 }
+                    let flags: UInt32 = 0x001 | 0x100 | 0x200 | 0x400 | (hasOffsets ? 0x800 : 0)
+                    w.fullBox("trun", version: negative ? 1 : 0, flags: flags) { w in
+                        w.u32(UInt32(run.sizes.count))
+                        offsetFields.append((w.count, run.dataStart))
+                        w.u32(0) // data_offset, patched below
+                        for k in 0..<run.sizes.count {
+                            w.u32(run.durations[k])
+                            w.u32(run.sizes[k])
+                            w.u32(run.flags[k])
+                            if hasOffsets { w.i32(run.offsets[k]) }
+                        }
+                    }
+                }
+            }
+        }
+        let moofSize = w.count
+        for (field, start) in offsetFields { w.patchU32(at: field, UInt32(moofSize + 8 + start)) }
+        w.u32(UInt32(fragmentData.count + 8))
+        w.fourCC("mdat")
+        try file.write(w.bytes)
+        try file.write(fragmentData)
+        try file.flush()
+        fragmentSequence += 1
+    }
+}

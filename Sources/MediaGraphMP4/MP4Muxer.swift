@@ -1,0 +1,284 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaGraphCore
+
+/// Writes an MP4 (ISO base media) file from encoded samples of one or more tracks.
+///
+/// Samples queue per track; writing starts once every track has its first sample; the queues
+/// are then written interleaved by decode time in chunks of at most `chunkDuration`. Media data
+/// goes to disk as it arrives, so memory stays bounded. In normal mode the file is written under
+/// a hidden name beside `path` and renamed when `finish()` succeeds; on an error or `cancel()`
+/// nothing is left at `path`. With `fragmented`, fragments are written to `path` as they
+/// complete, so a killed process leaves a file that plays up to its last complete fragment.
+///
+/// Not thread-safe: call it from one thread (the sink node's).
+public final class MP4Muxer {
+    public let path: String
+    public let options: MP4MuxerOptions
+    public private(set) var state: MP4MuxerState = .idle
+    /// Fragments written and flushed so far (fragmented mode).
+    public var completedFragments: Int { Int(fragmentSequence) }
+
+    var tracks: [Track] = []
+    var started = false
+    var queuedBytes = 0
+    /// Above this many queued bytes, writing goes ahead even while a track waits for samples.
+    let queueLimit = 64 << 20
+
+    let tempPath: String
+    let mediaTempPath: String
+    /// Normal mode: the media data (the whole temp file, or the temp mdat file in fast start).
+    /// Fragmented mode: the output file itself.
+    var file: OutputFile?
+    var mdatHeaderOffset: UInt64 = 0
+    var mediaBase: UInt64 = 0
+    var mediaBytes: UInt64 = 0
+    var chunkTrack: Int?
+    var chunkStartDTS: Int64 = 0
+    var scratch: [UInt8] = []
+    // fragmented mode
+    var leadTrack = 0
+    /// Decode time (lead track ticks) where the current fragment began.
+    var fragmentStart: Int64?
+    var fragmentCuts: [MediaTime] = []
+    var fragmentSequence: UInt32 = 0
+    var moovWritten = false
+    var fragmentData: [UInt8] = []
+
+    /// Opens the output (a hidden temporary beside `path` in normal mode): an unwritable
+    /// directory fails here.
+    public init(path: String, options: MP4MuxerOptions = MP4MuxerOptions()) throws {
+        guard [0, 90, 180, 270].contains(options.rotation) else {
+            throw MP4MuxerError.invalidOption("rotation \(options.rotation) is not one of 0, 90, 180, 270")
+        }
+        guard options.fragmentDuration > 0, options.chunkDuration > 0 else {
+            throw MP4MuxerError.invalidOption("fragment and chunk durations must be positive")
+        }
+        if let ts = options.movieTimescale, ts <= 0 || ts > Int64(UInt32.max) {
+            throw MP4MuxerError.invalidOption("movie timescale \(ts) is not in 1…\(UInt32.max)")
+        }
+        self.path = path
+        self.options = options
+        // Temporary files go beside the output (same file system, so rename is atomic).
+        let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        let name = String(path[nameStart...])
+        guard !name.isEmpty else { throw MP4MuxerError.invalidOption("output path \(path) names a directory, not a file") }
+        let prefix = String(path[..<nameStart]) + "." + name + ".\(getpid())"
+        tempPath = prefix + ".tmp"
+        mediaTempPath = prefix + ".mdat"
+        do {
+            if options.fragmented {
+                file = try OutputFile(path: path)
+            } else if options.fastStart {
+                file = try OutputFile(path: mediaTempPath)
+            } else {
+                file = try OutputFile(path: tempPath)
+            }
+        } catch let e as MP4IOError {
+            throw MP4MuxerError.io(e)
+        }
+    }
+
+    deinit {
+        if state == .idle || state == .running { cancel() }
+    }
+
+    /// Adds a video track. `timescale` is the unit of the samples' times (e.g. 90000, or a
+    /// multiple of the frame rate).
+    public func addVideoTrack(codec: Codec, width: Int, height: Int, timescale: Int64,
+                              configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
+        guard codec.isVideo else { throw MP4MuxerError.invalidOption("\(codec) is not a video codec") }
+        guard width > 0, height > 0, width <= 0xFFFF, height <= 0xFFFF else {
+            throw MP4MuxerError.invalidOption("video size \(width)x\(height) is out of range")
+        }
+        var d = MP4TrackDescription(id: tracks.count + 1, codec: codec, timescale: timescale)
+        d.width = width
+        d.height = height
+        return try add(d, configuration)
+    }
+
+    /// Adds an audio track; the timescale defaults to the sample rate.
+    public func addAudioTrack(codec: Codec, sampleRate: Int, channels: Int, timescale: Int64? = nil,
+                              configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
+        guard !codec.isVideo else { throw MP4MuxerError.invalidOption("\(codec) is not an audio codec") }
+        guard sampleRate > 0, channels > 0 else {
+            throw MP4MuxerError.invalidOption("audio \(sampleRate) Hz \(channels) channels is out of range")
+        }
+        var d = MP4TrackDescription(id: tracks.count + 1, codec: codec, timescale: timescale ?? Int64(sampleRate))
+        d.sampleRate = sampleRate
+        d.channels = channels
+        return try add(d, configuration)
+    }
+
+    func add(_ d: MP4TrackDescription, _ c: CodecConfiguration?) throws -> MP4TrackID {
+        guard state == .idle, !started else { throw MP4MuxerError.invalidState(operation: "add a track", state: state) }
+        guard d.timescale > 0, d.timescale <= Int64(UInt32.max) else {
+            throw MP4MuxerError.invalidOption("\(d.name): timescale \(d.timescale) is not in 1…\(UInt32.max)")
+        }
+        if let c { try check(c, for: d) }
+        tracks.append(Track(d, c))
+        leadTrack = tracks.firstIndex { $0.description.isVideo } ?? 0
+        return MP4TrackID(index: tracks.count - 1)
+    }
+
+    /// Queues a sample; writes whatever interleaving allows.
+    public func append(_ sample: MP4Sample, to id: MP4TrackID) throws {
+        guard state == .idle || state == .running else {
+            throw MP4MuxerError.invalidState(operation: "append a sample", state: state)
+        }
+        guard id.index >= 0, id.index < tracks.count else { throw MP4MuxerError.unknownTrack(id) }
+        let t = tracks[id.index]
+        guard !t.ended else { throw fail(.invalidState(operation: "append to \(t.description.name) after finishTrack", state: state)) }
+        if let last = t.lastQueuedDTS, sample.dts <= last {
+            throw fail(.decodeOrder(track: t.description.name, sample: t.received, dts: sample.dts, previousDTS: last))
+        }
+        if sample.data.isEmpty {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received, reason: "no data"))
+        }
+        // About 194 days in any timescale: far beyond real media, and no arithmetic overflow.
+        let limit = t.description.timescale << 24
+        if sample.duration < 0 || sample.duration > min(limit, Int64(UInt32.max)) {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "duration \(sample.duration) is not in 0…\(min(limit, Int64(UInt32.max)))"))
+        }
+        if abs(sample.pts) > limit || abs(sample.dts) > limit {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "pts \(sample.pts) / dts \(sample.dts) beyond ±\(limit) ticks (2^24 s)"))
+        }
+        if let last = t.lastQueuedDTS, sample.dts - last > Int64(UInt32.max) {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "dts jumps by \(sample.dts - last) ticks, more than a 32-bit sample duration"))
+        }
+        if t.configuration == nil {
+            let c = sample.configuration ?? inBandConfiguration(sample.data, codec: t.description.codec)
+            guard let c else { throw fail(.missingConfiguration(track: t.description.name)) }
+            do { try check(c, for: t.description) } catch let e as MP4MuxerError { throw fail(e) }
+            t.configuration = c
+        }
+        t.queue.append(sample)
+        t.received += 1
+        t.lastQueuedDTS = sample.dts
+        queuedBytes += sample.data.count
+        if !started && tracks.allSatisfy({ $0.received > 0 }) {
+            started = true
+            state = .running
+        }
+        do {
+            if options.fragmented {
+                noteFragmentBoundary(sample, track: id.index)
+                try writeReadyFragments(final: false)
+            } else {
+                try drain(final: false)
+            }
+        } catch let e as MP4MuxerError {
+            throw fail(e)
+        } catch let e as MP4IOError {
+            throw fail(.io(e))
+        }
+    }
+
+    /// Tells the muxer that a track gets no more samples, so interleaving stops waiting for it.
+    public func finishTrack(_ id: MP4TrackID) throws {
+        guard id.index >= 0, id.index < tracks.count else { throw MP4MuxerError.unknownTrack(id) }
+        tracks[id.index].ended = true
+    }
+
+    /// Writes everything still queued and completes the file (renamed into place in normal mode).
+    public func finish() throws {
+        guard state == .idle || state == .running else {
+            throw MP4MuxerError.invalidState(operation: "finish", state: state)
+        }
+        if tracks.isEmpty { throw fail(.invalidOption("no tracks were added")) }
+        if let empty = tracks.first(where: { $0.received == 0 }) {
+            throw fail(.emptyTrack(track: empty.description.name))
+        }
+        do {
+            for t in tracks { t.ended = true }
+            if options.fragmented {
+                try writeReadyFragments(final: true)
+                try file?.closeFile()
+                file = nil
+            } else {
+                try drain(final: true)
+                try finalizeNormal()
+            }
+        } catch let e as MP4MuxerError {
+            throw fail(e)
+        } catch let e as MP4IOError {
+            throw fail(.io(e))
+        }
+        state = .completed
+    }
+
+    /// Stops without completing: removes the temporary files (and, in fragmented mode, the output).
+    public func cancel() {
+        guard state == .idle || state == .running else { return }
+        state = .cancelled
+        cleanUp(removeOutput: true)
+    }
+
+    // MARK: - errors
+
+    func fail(_ e: MP4MuxerError) -> MP4MuxerError {
+        if state == .idle || state == .running {
+            state = .failed
+            cleanUp(removeOutput: false)
+        }
+        return e
+    }
+
+    func cleanUp(removeOutput: Bool) {
+        try? file?.closeFile()
+        file = nil
+        removeFile(tempPath)
+        removeFile(mediaTempPath)
+        if options.fragmented && removeOutput { removeFile(path) }
+        for t in tracks { t.queue.removeAll() }
+    }
+
+    func check(_ c: CodecConfiguration, for d: MP4TrackDescription) throws {
+        // avcC/hvcC store parameter set lengths in 16 bits.
+        let sets: [[UInt8]]
+        switch c {
+        case .h264(let h): sets = h.sps + h.pps
+        case .hevc(let h): sets = h.vps + h.sps + h.pps
+        default: sets = []
+        }
+        if let long = sets.first(where: { $0.count > 0xFFFF || $0.isEmpty }) {
+            throw MP4MuxerError.configurationMismatch(track: d.name, expected: "parameter sets of 1…65535 bytes",
+                                                      found: "one of \(long.count) bytes")
+        }
+        let ok: Bool
+        switch c {
+        case .h264(let h): ok = d.codec == .h264 && !h.sps.isEmpty && !h.pps.isEmpty && h.sps[0].count >= 4
+        case .hevc(let h): ok = d.codec == .hevc && !h.sps.isEmpty && !h.pps.isEmpty
+        case .vpx(let v): ok = v.codec == d.codec
+        case .aac(let a): ok = d.codec == .aac && a.audioSpecificConfig.count >= 2
+        }
+        if !ok {
+            throw MP4MuxerError.configurationMismatch(track: d.name, expected: "a complete \(d.codec.rawValue) configuration",
+                                                      found: Self.describe(c))
+        }
+    }
+
+    static func describe(_ c: CodecConfiguration) -> String {
+        switch c {
+        case .h264(let h): return "h264 with \(h.sps.count) SPS, \(h.pps.count) PPS"
+        case .hevc(let h): return "hevc with \(h.vps.count) VPS, \(h.sps.count) SPS, \(h.pps.count) PPS"
+        case .vpx(let v): return "\(v.codec.rawValue)"
+        case .aac(let a): return "aac with a \(a.audioSpecificConfig.count)-byte AudioSpecificConfig"
+        }
+    }
+
+    /// Parameter sets carried inside an Annex B sample, for producers that do not pass them.
+    func inBandConfiguration(_ data: [UInt8], codec: Codec) -> CodecConfiguration? {
+        guard codec == .h264 || codec == .hevc else { return nil }
+        return data.withUnsafeBytes { raw -> CodecConfiguration? in
+            guard NALUnits.looksLikeAnnexB(raw) else { return nil }
+            var sets = ParameterSetCollector(codec: codec)
+            NALUnits.forEachAnnexB(raw) { sets.add(Array(raw[$0])) }
+            return sets.configuration
+        }
+    }
+}

@@ -1,0 +1,101 @@
+import MediaGraphCore
+
+/// One encoded sample (access unit / audio frame) for the muxer. Times are integers in the
+/// track's timescale (the one given to `addVideoTrack` / `addAudioTrack`), so nothing is rounded;
+/// convert a `MediaTime` with `MediaTime.converted(to:)`.
+public struct MP4Sample: Sendable {
+    /// The coded bytes. H.264/HEVC may be Annex B (start codes) or 4-byte length-prefixed.
+    public var data: [UInt8]
+    /// Presentation timestamp.
+    public var pts: Int64
+    /// Decode timestamp; strictly increasing within a track.
+    public var dts: Int64
+    /// Duration; 0 means "until the next sample's dts" (the last sample then repeats the
+    /// previous duration).
+    public var duration: Int64
+    /// A random access point (IDR / key frame). Every audio frame is one.
+    public var isSync: Bool
+    /// Codec configuration, needed on the first sample unless given to addTrack.
+    public var configuration: CodecConfiguration?
+
+    public init(data: [UInt8], pts: Int64, dts: Int64? = nil, duration: Int64 = 0, isSync: Bool,
+                configuration: CodecConfiguration? = nil) {
+        self.data = data
+        self.pts = pts
+        self.dts = dts ?? pts
+        self.duration = duration
+        self.isSync = isSync
+        self.configuration = configuration
+    }
+}
+
+extension MP4Sample {
+    /// A sample whose times are `MediaTime`s, converted to the track's `timescale` (exact when
+    /// the timescale is a multiple of theirs, else rounded to the nearest tick).
+    public init(data: [UInt8], pts: MediaTime, dts: MediaTime? = nil, duration: MediaTime? = nil, isSync: Bool,
+                configuration: CodecConfiguration? = nil, timescale: Int64) {
+        self.init(data: data, pts: pts.converted(to: timescale).value,
+                  dts: (dts ?? pts).converted(to: timescale).value,
+                  duration: duration.map { $0.converted(to: timescale).value } ?? 0,
+                  isSync: isSync, configuration: configuration)
+    }
+}
+
+/// How the file is laid out.
+public struct MP4MuxerOptions: Sendable, Equatable {
+    /// moov before mdat, so a player can start before the whole file has arrived.
+    public var fastStart: Bool
+    /// ftyp + moov(mvex), then moof+mdat fragments, each written as it completes.
+    public var fragmented: Bool
+    /// Minimum fragment length in seconds; a fragment starts at the first video key frame after it.
+    public var fragmentDuration: Double
+    /// Clockwise display rotation in degrees: 0, 90, 180 or 270 (the video tracks' matrix).
+    public var rotation: Int
+    /// Movie timescale; nil picks one that represents every track's times exactly where possible.
+    public var movieTimescale: Int64?
+    /// Writes 64-bit chunk offsets (co64) even when 32 bits would do.
+    public var forceCo64: Bool
+    /// Longest stretch of one track written as one chunk, in seconds.
+    public var chunkDuration: Double
+
+    public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
+                rotation: Int = 0, movieTimescale: Int64? = nil, forceCo64: Bool = false,
+                chunkDuration: Double = 1.0) {
+        self.fastStart = fastStart
+        self.fragmented = fragmented
+        self.fragmentDuration = fragmentDuration
+        self.rotation = rotation
+        self.movieTimescale = movieTimescale
+        self.forceCo64 = forceCo64
+        self.chunkDuration = chunkDuration
+    }
+}
+
+/// A track of one muxer, as returned by `addVideoTrack` / `addAudioTrack`.
+public struct MP4TrackID: Hashable, Sendable, CustomStringConvertible {
+    /// 0-based position; the file's track_ID is index + 1.
+    public let index: Int
+    public var description: String { "track \(index + 1)" }
+}
+
+/// The muxer's life: idle until every track has its first sample, running while writing, then
+/// completed, failed or cancelled (all final).
+public enum MP4MuxerState: String, Sendable, Equatable {
+    case idle, running, completed, failed, cancelled
+}
+
+/// What a track is: codec and, for video, size; for audio, rate and channels.
+struct MP4TrackDescription {
+    var id: Int
+    var codec: Codec
+    var width = 0
+    var height = 0
+    var sampleRate = 0
+    var channels = 0
+    var timescale: Int64
+
+    var isVideo: Bool { codec.isVideo }
+    var name: String {
+        "track \(id) (\(isVideo ? "video" : "audio") \(codec.rawValue))"
+    }
+}

@@ -1,1 +1,0 @@
-// Module MediaGraphMP4: filled in by its own work item.

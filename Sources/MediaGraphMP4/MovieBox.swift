@@ -1,0 +1,220 @@
+import MediaGraphCore
+
+/// Everything the moov box says about one track.
+struct TrackSummary {
+    var description: MP4TrackDescription
+    var configuration: CodecConfiguration
+    var table: SampleTable
+    /// Empty edit before the track's media, in the movie timescale (0: none).
+    var emptyEdit: Int64
+    /// Composition time where presentation starts (elst media_time), track timescale.
+    var mediaTime: Int64
+    /// Presented duration in the movie timescale (0 in fragmented files: unknown).
+    var segmentDuration: Int64
+    /// Bytes per second, for esds.
+    var averageBitrate: Int
+
+    var needsEditList: Bool { emptyEdit > 0 || mediaTime != 0 }
+    var trackDuration: Int64 { emptyEdit + segmentDuration }
+}
+
+/// ftyp and moov (ISO/IEC 14496-12) built from the finished sample tables.
+enum MovieBox {
+    static func ftyp(codecs: [Codec], fragmented: Bool) -> [UInt8] {
+        var w = ByteWriter()
+        w.box("ftyp") { w in
+            w.fourCC("isom")
+            w.u32(0x200)
+            w.fourCC("isom")
+            w.fourCC("iso2")
+            if fragmented { w.fourCC("iso6") }
+            if codecs.contains(.h264) { w.fourCC("avc1") }
+            w.fourCC("mp41")
+        }
+        return w.bytes
+    }
+
+    /// - Parameters:
+    ///   - chunkBase: file offset of the first media byte; chunk offsets are relative to it.
+    ///   - fragmented: empty sample tables plus mvex/trex.
+    static func moov(tracks: [TrackSummary], movieTimescale: Int64, chunkBase: UInt64, co64: Bool,
+                     rotation: Int, fragmented: Bool) -> [UInt8] {
+        var w = ByteWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.count * 12 })
+        let movieDuration = fragmented ? 0 : (tracks.map(\.trackDuration).max() ?? 0)
+        w.box("moov") { w in
+            let v1 = movieDuration > Int64(UInt32.max) || movieTimescale > Int64(UInt32.max)
+            w.fullBox("mvhd", version: v1 ? 1 : 0, flags: 0) { w in
+                if v1 { w.u64(0); w.u64(0) } else { w.u32(0); w.u32(0) } // creation, modification
+                w.u32(UInt32(clamping: movieTimescale))
+                if v1 { w.u64(UInt64(movieDuration)) } else { w.u32(UInt32(movieDuration)) }
+                w.u32(0x0001_0000) // rate 1.0
+                w.u16(0x0100) // volume 1.0
+                w.zeros(10)
+                matrix(&w, rotation: 0, width: 0, height: 0)
+                w.zeros(24)
+                w.u32(UInt32(tracks.count + 1)) // next_track_ID
+            }
+            for t in tracks {
+                trak(&w, t, movieTimescale: movieTimescale, chunkBase: chunkBase, co64: co64,
+                     rotation: t.description.isVideo ? rotation : 0, fragmented: fragmented)
+            }
+            if fragmented {
+                w.box("mvex") { w in
+                    for t in tracks {
+                        w.fullBox("trex", version: 0, flags: 0) { w in
+                            w.u32(UInt32(t.description.id))
+                            w.u32(1) // sample description index
+                            w.u32(0); w.u32(0); w.u32(0)
+                        }
+                    }
+                }
+            }
+        }
+        return w.bytes
+    }
+
+    private static func trak(_ w: inout ByteWriter, _ t: TrackSummary, movieTimescale: Int64, chunkBase: UInt64,
+                             co64: Bool, rotation: Int, fragmented: Bool) {
+        let d = t.description
+        w.box("trak") { w in
+            let duration = t.trackDuration
+            let v1 = duration > Int64(UInt32.max)
+            w.fullBox("tkhd", version: v1 ? 1 : 0, flags: 3) { w in // enabled, in movie
+                if v1 { w.u64(0); w.u64(0) } else { w.u32(0); w.u32(0) }
+                w.u32(UInt32(d.id))
+                w.u32(0)
+                if v1 { w.u64(UInt64(duration)) } else { w.u32(UInt32(duration)) }
+                w.zeros(8)
+                w.u16(0) // layer
+                w.u16(d.isVideo ? 0 : 1) // alternate_group
+                w.u16(d.isVideo ? 0 : 0x0100) // volume
+                w.u16(0)
+                matrix(&w, rotation: rotation, width: d.width, height: d.height)
+                w.u32(UInt32(d.width) << 16)
+                w.u32(UInt32(d.height) << 16)
+            }
+            if t.needsEditList {
+                w.box("edts") { w in
+                    let v1 = t.trackDuration > Int64(Int32.max) || abs(t.mediaTime) > Int64(Int32.max)
+                    w.fullBox("elst", version: v1 ? 1 : 0, flags: 0) { w in
+                        w.u32(t.emptyEdit > 0 ? 2 : 1)
+                        if t.emptyEdit > 0 { edit(&w, v1, t.emptyEdit, -1) }
+                        edit(&w, v1, t.segmentDuration, t.mediaTime)
+                    }
+                }
+            }
+            w.box("mdia") { w in
+                let mediaDuration = fragmented ? 0 : t.table.mediaDuration
+                let mv1 = mediaDuration > Int64(UInt32.max) || d.timescale > Int64(UInt32.max)
+                w.fullBox("mdhd", version: mv1 ? 1 : 0, flags: 0) { w in
+                    if mv1 { w.u64(0); w.u64(0) } else { w.u32(0); w.u32(0) }
+                    w.u32(UInt32(clamping: d.timescale))
+                    if mv1 { w.u64(UInt64(mediaDuration)) } else { w.u32(UInt32(mediaDuration)) }
+                    w.u16(0x55C4) // language "und"
+                    w.u16(0)
+                }
+                w.fullBox("hdlr", version: 0, flags: 0) { w in
+                    w.u32(0)
+                    if d.isVideo { w.fourCC("vide") } else { w.fourCC("soun") }
+                    w.zeros(12)
+                    w.append(Array((d.isVideo ? "VideoHandler" : "SoundHandler").utf8))
+                    w.u8(0)
+                }
+                w.box("minf") { w in
+                    if d.isVideo {
+                        w.fullBox("vmhd", version: 0, flags: 1) { $0.zeros(8) }
+                    } else {
+                        w.fullBox("smhd", version: 0, flags: 0) { $0.zeros(4) }
+                    }
+                    w.box("dinf") { w in
+                        w.fullBox("dref", version: 0, flags: 0) { w in
+                            w.u32(1)
+                            w.fullBox("url ", version: 0, flags: 1) { _ in }
+                        }
+                    }
+                    stbl(&w, t, chunkBase: chunkBase, co64: co64)
+                }
+            }
+        }
+    }
+
+    private static func edit(_ w: inout ByteWriter, _ v1: Bool, _ duration: Int64, _ mediaTime: Int64) {
+        if v1 { w.u64(UInt64(duration)); w.i64(mediaTime) } else { w.u32(UInt32(duration)); w.i32(Int32(mediaTime)) }
+        w.u32(0x0001_0000) // media_rate 1.0
+    }
+
+    private static func stbl(_ w: inout ByteWriter, _ t: TrackSummary, chunkBase: UInt64, co64: Bool) {
+        let table = t.table
+        w.box("stbl") { w in
+            w.fullBox("stsd", version: 0, flags: 0) { w in
+                w.u32(1)
+                SampleEntry.write(&w, track: t.description, configuration: t.configuration,
+                                  maxSampleSize: Int(table.maxSampleSize), averageBitrate: t.averageBitrate)
+            }
+            w.fullBox("stts", version: 0, flags: 0) { w in
+                w.u32(UInt32(table.timeRuns.count))
+                for r in table.timeRuns { w.u32(r.count); w.u32(r.delta) }
+            }
+            if table.hasCompositionOffsets {
+                let signed = table.hasNegativeOffsets
+                w.fullBox("ctts", version: signed ? 1 : 0, flags: 0) { w in
+                    w.u32(UInt32(table.offsetRuns.count))
+                    for r in table.offsetRuns {
+                        w.u32(r.count)
+                        if signed { w.i32(Int32(clamping: r.offset)) } else { w.u32(UInt32(clamping: r.offset)) }
+                    }
+                }
+            }
+            if !table.allSync {
+                w.fullBox("stss", version: 0, flags: 0) { w in
+                    w.u32(UInt32(table.syncSamples.count))
+                    for s in table.syncSamples { w.u32(s) }
+                }
+            }
+            w.fullBox("stsc", version: 0, flags: 0) { w in
+                var entries: [(UInt32, UInt32)] = []
+                for (i, n) in table.chunkSampleCounts.enumerated() where entries.last?.1 != n {
+                    entries.append((UInt32(i + 1), n))
+                }
+                w.u32(UInt32(entries.count))
+                for e in entries { w.u32(e.0); w.u32(e.1); w.u32(1) }
+            }
+            w.fullBox("stsz", version: 0, flags: 0) { w in
+                if let first = table.sizes.first, table.sizes.allSatisfy({ $0 == first }) {
+                    w.u32(first)
+                    w.u32(UInt32(table.count))
+                } else {
+                    w.u32(0)
+                    w.u32(UInt32(table.count))
+                    for s in table.sizes { w.u32(s) }
+                }
+            }
+            if co64 {
+                w.fullBox("co64", version: 0, flags: 0) { w in
+                    w.u32(UInt32(table.chunkOffsets.count))
+                    for o in table.chunkOffsets { w.u64(o + chunkBase) }
+                }
+            } else {
+                w.fullBox("stco", version: 0, flags: 0) { w in
+                    w.u32(UInt32(table.chunkOffsets.count))
+                    for o in table.chunkOffsets { w.u32(UInt32(truncatingIfNeeded: o + chunkBase)) }
+                }
+            }
+        }
+    }
+
+    /// The display matrix for a clockwise rotation, as ffmpeg writes it for its `rotate` tag
+    /// (rotation only; players place the rotated picture themselves).
+    static func matrix(_ w: inout ByteWriter, rotation: Int, width: Int, height: Int) {
+        let (a, b, c, d): (Int32, Int32, Int32, Int32)
+        switch rotation {
+        case 90: (a, b, c, d) = (0, -1, 1, 0)
+        case 180: (a, b, c, d) = (-1, 0, 0, -1)
+        case 270: (a, b, c, d) = (0, 1, -1, 0)
+        default: (a, b, c, d) = (1, 0, 0, 1)
+        }
+        w.i32(a << 16); w.i32(b << 16); w.u32(0)
+        w.i32(c << 16); w.i32(d << 16); w.u32(0)
+        w.u32(0); w.u32(0); w.u32(0x4000_0000)
+    }
+}
