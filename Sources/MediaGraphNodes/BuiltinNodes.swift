@@ -34,6 +34,15 @@ public enum BuiltinNodes {
         r.add(VP8EncoderNode.self)
         r.add(VP9EncoderNode.self)
         r.add(AACEncoderNode.self)
+        // containers and elementary streams
+        r.add(MP4Sink.self)
+        r.add(H264Sink.self)
+        r.add(HEVCSink.self)
+        r.add(IVFSink.self)
+        r.add(ADTSSink.self)
+        r.add(H264Source.self)
+        r.add(IVFSource.self)
+        r.add(ADTSSource.self)
     }
 
     /// A registry with every built-in node type.

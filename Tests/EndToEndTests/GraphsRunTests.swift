@@ -8,8 +8,18 @@ import Testing
         return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
     }()
 
+    /// Graphs that read what another example graph writes.
+    static let prerequisites: [String: [String]] = [
+        "remux-h264.json": ["testsrc-invert-h264.json"],
+        "remux-vp9-aac.json": ["testsrc-vp9-ivf.json", "sine-aac-adts.json"],
+    ]
+
     @Test(arguments: graphs)
     func exampleGraphValidatesAndRuns(_ name: String) throws {
+        for p in Self.prerequisites[name] ?? [] {
+            let r = try CLI.mediagraph(["run", "--quiet", "Graphs/" + p])
+            #expect(r.status == 0, "prerequisite \(p) of \(name): \(r.stderr)")
+        }
         let v = try CLI.mediagraph("validate", "Graphs/" + name)
         #expect(v.status == 0, "validate \(name): \(v.stderr)")
         // keep the runs short: at most 30 frames where the graph has a testsrc/sine node

@@ -25,6 +25,8 @@ public protocol MediaNode: AnyObject {
     /// Handles one buffer arriving on input `input` (an index into the configured inputs).
     /// Take ownership (`consume`) to write in place when nobody else holds the buffer.
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws
+    /// One input's stream has ended (before `finish`, which comes once all have).
+    func inputEnded(_ input: Int) throws
     /// Every input has ended: emit what is still delayed, finalize output.
     func finish(output: NodeOutput) throws
     /// The graph stopped on an error elsewhere or here: release, remove partial output.
@@ -36,6 +38,7 @@ public protocol MediaNode: AnyObject {
 
 extension MediaNode {
     public func start() throws {}
+    public func inputEnded(_ input: Int) throws {}
     public func finish(output: NodeOutput) throws {}
     public func abort() {}
     public func preferredInput() -> Int? { nil }

@@ -38,6 +38,9 @@ final class RunningNode {
 
     /// One input ended; when all have, flush the node and pass end-of-stream on.
     func inputEnded(_ input: Int) throws {
+        do { try instance.inputEnded(input) } catch let e as GraphRunError { throw e } catch {
+            throw GraphRunError(node: id, type: type, underlying: error)
+        }
         remainingInputs -= 1
         if remainingInputs <= 0 { try finish() }
     }

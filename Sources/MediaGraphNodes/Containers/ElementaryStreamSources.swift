@@ -1,0 +1,108 @@
+import MediaGraphCore
+import MediaGraphMP4
+
+/// `h264src`: an Annex B H.264 file as packets, with presentation order derived from the stream
+/// (picture order count) and the frame rate from its VUI timing or the `rate` param — so it can be
+/// put into MP4 without re-encoding, frame-accurately.
+public final class H264Source: SourceNode, RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "h264src", doc: "Reads an Annex B H.264 elementary stream; pts from picture order count, rate from VUI or the rate param.",
+        category: .source,
+        outputs: [PortSpec("out", .encodedVideo([.h264]), doc: "H.264 access units")],
+        params: [.path("path", required: true, doc: "input file"),
+                 .rational("rate", doc: "frame rate when the stream has no VUI timing (overrides it)")])
+
+    let reader: H264StreamReader
+    var pending: TimedAccessUnit?
+    let format: EncodedVideoFormat
+    let configuration: CodecConfiguration
+
+    public init(setup: NodeSetup) throws {
+        let p = setup.params
+        reader = try H264StreamReader(path: p.path("path")!, frameRate: p.rational("rate"))
+        guard let first = try reader.next() else { throw NodeFailure("'\(p.path("path")!)' holds no H.264 access unit") }
+        pending = first
+        let t = reader.timer
+        guard let c = t.configuration else { throw NodeFailure("'\(p.path("path")!)': no SPS/PPS before the first access unit") }
+        configuration = .h264(c)
+        let rate = t.frameRate ?? Rational(25, 1)
+        format = EncodedVideoFormat(codec: .h264, width: t.width, height: t.height, frameRate: rate, timeBase: Rational(1, t.timescale))
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.encodedVideo(format)] }
+
+    public func produce(output: NodeOutput) throws -> Bool {
+        guard let au = try pending ?? reader.next() else { return false }
+        pending = nil
+        let b = SampleBuffer(bytes: au.data, format: .encodedVideo(format), pts: au.pts, dts: au.dts, duration: au.duration,
+                             timeBase: format.timeBase, flags: au.isKeyFrame ? .keyFrame : [])
+        b.codecConfiguration = configuration
+        try output.send(consume b)
+        return true
+    }
+}
+
+/// `ivfsrc`: VP8/VP9 packets from an IVF file.
+public final class IVFSource: SourceNode, RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "ivfsrc", doc: "Reads VP8/VP9 packets from an IVF file.", category: .source,
+        outputs: [PortSpec("out", .encodedVideo([.vp8, .vp9]))],
+        params: [.path("path", required: true, doc: "input file"),
+                 .rational("rate", doc: "nominal frame rate (default: from the IVF time base)")])
+
+    let reader: IVFReader
+    let format: EncodedVideoFormat
+    var last: (pts: Int64, data: [UInt8], key: Bool)?
+
+    public init(setup: NodeSetup) throws {
+        reader = try IVFReader(path: setup.params.path("path")!)
+        let rate = setup.params.rational("rate") ?? reader.timeBase.inverse
+        format = EncodedVideoFormat(codec: reader.codec, width: reader.width, height: reader.height, frameRate: rate, timeBase: reader.timeBase)
+    }
+
+    public var expectedCount: Int? { reader.declaredFrameCount > 0 ? reader.declaredFrameCount : nil }
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.encodedVideo(format)] }
+
+    public func produce(output: NodeOutput) throws -> Bool {
+        // a frame's duration is known once the next frame's pts is: hold one back
+        let next = try reader.next()
+        if let l = last {
+            let nominal = max(1, Int64((format.frameRate.inverse.doubleValue / format.timeBase.doubleValue).rounded()))
+            let duration = next.map { $0.pts - l.pts } ?? nominal
+            let b = SampleBuffer(bytes: l.data, format: .encodedVideo(format), pts: l.pts, duration: max(1, duration),
+                                 timeBase: format.timeBase, flags: l.key ? .keyFrame : [])
+            b.codecConfiguration = .vpx(reader.configuration)
+            try output.send(consume b)
+        }
+        guard let n = next else { return false }
+        last = (n.pts, n.data, n.isKeyFrame)
+        return true
+    }
+}
+
+/// `adtssrc`: AAC frames from an ADTS file.
+public final class ADTSSource: SourceNode, RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "adtssrc", doc: "Reads AAC frames from an ADTS (.aac) file.", category: .source,
+        outputs: [PortSpec("out", .encodedAudio([.aac]))],
+        params: [.path("path", required: true, doc: "input file")])
+
+    let reader: ADTSReader
+    let format: EncodedAudioFormat
+
+    public init(setup: NodeSetup) throws {
+        reader = try ADTSReader(path: setup.params.path("path")!)
+        format = EncodedAudioFormat(codec: .aac, sampleRate: reader.configuration.sampleRate, channels: reader.configuration.channels)
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.encodedAudio(format)] }
+
+    public func produce(output: NodeOutput) throws -> Bool {
+        guard let f = try reader.next() else { return false }
+        let b = SampleBuffer(bytes: f.data, format: .encodedAudio(format), pts: f.pts, duration: 1024,
+                             timeBase: Rational(1, Int64(format.sampleRate)), flags: .keyFrame)
+        b.codecConfiguration = .aac(reader.configuration)
+        try output.send(consume b)
+        return true
+    }
+}

@@ -1,0 +1,86 @@
+import MediaGraphCore
+import MediaGraphMP4
+
+/// `mp4`: the MP4 muxer as a sink. Inputs `video`, `video1`, … and `audio`, `audio1`, …; it reads
+/// its inputs in decode-time order (`preferredInput`), so tracks interleave on disk without
+/// holding media in memory.
+public final class MP4Sink: RegisteredNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9 and AAC tracks, fast start or fragmented; appears at its path only when complete.",
+        category: .sink,
+        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
+                 PortSpec("audio", .encodedAudio([.aac]), doc: "an audio track", repeatable: true, optional: true)],
+        params: [.path("path", required: true, doc: "output file"),
+                 .bool("faststart", default: true, doc: "moov before mdat, for progressive playback"),
+                 .bool("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)"),
+                 .double("fragment-duration", 0.1...60, default: 1, doc: "seconds per fragment (fragments start at key frames)"),
+                 .choice("rotation", ["0", "90", "180", "270"], default: "0", doc: "display rotation in degrees (track matrix)"),
+                 .int("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)"),
+                 .bool("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")])
+
+    let path: String
+    let options: MP4MuxerOptions
+    var formats: [MediaFormat] = []
+    var names: [String]
+    var muxer: MP4Muxer?
+    var tracks: [MP4TrackID] = []
+    var timescales: [Int64] = []
+    /// Last dts seen per input (seconds), to read inputs in decode order.
+    var lastDTS: [Double] = []
+    var ended: [Bool] = []
+
+    public init(setup: NodeSetup) throws {
+        let p = setup.params
+        path = p.path("path")!
+        names = setup.connectedInputs
+        options = MP4MuxerOptions(fastStart: p.bool("faststart", default: true), fragmented: p.bool("fragmented", default: false),
+                                  fragmentDuration: p.double("fragment-duration", default: 1),
+                                  rotation: Int(p.string("rotation", default: "0")) ?? 0,
+                                  movieTimescale: p.int("timescale").map(Int64.init), forceCo64: p.bool("co64", default: false))
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        formats = inputs.map(\.format)
+        names = inputs.map(\.port)
+        lastDTS = Array(repeating: -.infinity, count: inputs.count)
+        ended = Array(repeating: false, count: inputs.count)
+        return []
+    }
+
+    public func start() throws {
+        let m = try MP4Muxer(path: path, options: options)
+        for f in formats {
+            let id = try m.addTrack(for: f)
+            tracks.append(id)
+            timescales.append(m.timescale(of: id) ?? 90000)
+        }
+        muxer = m
+    }
+
+    /// The input whose last sample is earliest in decode time (an input without samples first).
+    public func preferredInput() -> Int? {
+        var best: Int?
+        for k in 0..<lastDTS.count where !ended[k] {
+            if best == nil || lastDTS[k] < lastDTS[best!] { best = k }
+        }
+        return best
+    }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        guard let muxer else { return }
+        let tb = buffer.timeBase, ts = timescales[input]
+        func ticks(_ v: Int64) -> Int64 { MediaTime(value: v * tb.num, timescale: tb.den).converted(to: ts).value }
+        let sample = MP4Sample(data: buffer.bytes, pts: ticks(buffer.pts), dts: ticks(buffer.dts), duration: ticks(buffer.duration),
+                               isSync: buffer.flags.contains(.keyFrame), configuration: buffer.codecConfiguration)
+        lastDTS[input] = Double(buffer.dts) * tb.doubleValue
+        do { try muxer.append(sample, to: tracks[input]) } catch { throw NodeFailure("input '\(names[input])': \(error)") }
+    }
+
+    public func inputEnded(_ input: Int) throws {
+        ended[input] = true
+        try muxer?.finishTrack(tracks[input])
+    }
+
+    public func finish(output: NodeOutput) throws { try muxer?.finish() }
+    public func abort() { muxer?.cancel() }
+}
