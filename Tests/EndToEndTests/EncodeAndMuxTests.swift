@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// Encoders and the MP4 sink inside graphs, checked with ffprobe, ffmpeg and Chromium.
+@Suite struct EncodeAndMuxTests {
+    func packets(_ file: String, stream: String = "v:0") throws -> [(pts: String, flags: String)] {
+        let r = try CLI.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts,flags", "-of", "csv=p=0", file])
+        return r.out.split(separator: "\n").map { line in
+            let f = line.split(separator: ",", omittingEmptySubsequences: false)
+            return (String(f.first ?? ""), String(f.count > 1 ? f[1] : ""))
+        }
+    }
+
+    @Test func demoGraphWritesAPlayableH264AACFile() throws {
+        let dir = CLI.tempDir()
+        let out = dir + "/demo.mp4"
+        let r = try CLI.mediagraph("run", "--quiet", "Graphs/demo.json", "--set", "src.frames=60", "--set", "tone.seconds=2",
+                                   "--set", "mux.path=\(out)")
+        #expect(r.status == 0, "\(r.stderr)")
+        let v = try CLI.probe(out, "codec_name,width,height,nb_frames,r_frame_rate")
+        #expect(v["codec_name"] == "h264")
+        #expect(v["width"] == "1280" && v["height"] == "720")
+        #expect(v["nb_frames"] == "60")
+        let a = try CLI.run("ffprobe", ["-v", "error", "-select_streams", "a:0", "-show_entries", "stream=codec_name,sample_rate,channels", "-of", "csv=p=0", out])
+        #expect(a.out.trimmingCharacters(in: .whitespacesAndNewlines) == "aac,48000,2")
+        let check = try CLI.run("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
+        #expect(check.stderr.isEmpty, "\(check.stderr)")
+        let play = try CLI.run(CLI.root + "/../shared/tools/browser-play", [out, "--min-frames", "60"])
+        #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
+        #expect(play.out.contains("\"totalVideoFrames\": 60"), "\(play.out)")
+    }
+
+    @Test func h264NodeIsByteIdenticalToFFmpegLibx264() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "40",
+                               "-pix_fmt", "yuv420p", "-f", "rawvideo", dir + "/in.yuv"])
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240", "-r", "25", "-i", dir + "/in.yuv",
+                               "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-bf", "3", "-g", "20", "-f", "h264", dir + "/ffmpeg.h264"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "rawsrc", "params": { "path": "in.yuv", "width": 320, "height": 240, "rate": "25/1" } },
+                     "enc": { "type": "h264", "params": { "preset": "veryfast", "crf": 23, "bframes": 3, "keyint": 20 } },
+                     "out": { "type": "h264sink", "params": { "path": "ours.h264" } } },
+          "chains": [["src", "enc", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let ours = FileManager.default.contents(atPath: dir + "/ours.h264"), theirs = FileManager.default.contents(atPath: dir + "/ffmpeg.h264")
+        #expect(ours != nil && ours == theirs, "same library, same settings, same input: the streams should be identical")
+    }
+
+    @Test func remuxOfAnAnnexBStreamIsFrameAccurate() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30000/1001", "-frames:v", "75",
+                               "-c:v", "libx264", "-preset", "fast", "-bf", "3", "-g", "25", dir + "/orig.mp4"])
+        try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/orig.mp4", "-c", "copy", "-bsf:v", "h264_mp4toannexb", "-f", "h264", dir + "/cut.h264"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "h264src", "params": { "path": "cut.h264" } },
+                     "mux": { "type": "mp4", "params": { "path": "ours.mp4" } } },
+          "chains": [["in", "mux.video"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let a = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/orig.mp4", "-f", "framemd5", "-"]).out
+        let b = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/ours.mp4", "-f", "framemd5", "-"]).out
+        let strip = { (s: String) in s.split(separator: "\n").filter { !$0.hasPrefix("#") }.joined(separator: "\n") }
+        #expect(!strip(a).isEmpty && strip(a) == strip(b), "frames or their timestamps differ")
+        #expect(try packets(dir + "/orig.mp4").map(\.flags) == packets(dir + "/ours.mp4").map(\.flags))
+    }
+
+    @Test func sigintFinalizesAPlayableMP4() throws {
+        let dir = CLI.tempDir()
+        let out = dir + "/stopped.mp4"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLI.binary)
+        p.arguments = ["run", "--quiet", CLI.root + "/Graphs/demo.json", "--set", "src.frames=100000", "--set", "src.width=320",
+                       "--set", "src.height=240", "--set", "tone.seconds=10000", "--set", "mux.path=\(out)"]
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        Thread.sleep(forTimeInterval: 3)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        let v = try CLI.probe(out, "codec_name,nb_frames")
+        #expect(v["codec_name"] == "h264")
+        #expect((Int(v["nb_frames"] ?? "0") ?? 0) > 0)
+        let check = try CLI.run("ffmpeg", ["-v", "error", "-i", out, "-f", "null", "-"])
+        #expect(check.stderr.isEmpty, "\(check.stderr)")
+    }
+
+    @Test(arguments: [
+        ("\"enc\": { \"type\": \"h264\", \"params\": { \"crf\": 20, \"bitrate\": 1000 } }", "h264", 2,
+         "node 'enc' (h264): h264: param 'bitrate': expected either 'crf' or 'bitrate', found both"),
+        ("\"enc\": { \"type\": \"h264\", \"params\": { \"preset\": \"ludicrous\" } }", "h264", 2,
+         "node 'enc' param 'preset': expected one of \"ultrafast\""),
+        ("\"enc\": { \"type\": \"h264\", \"params\": { \"crf\": 60 } }", "h264", 2, "node 'enc' param 'crf': expected number 0…51, found 60"),
+        ("\"enc\": { \"type\": \"vp9\", \"params\": { \"cq-level\": 99 } }", "ivf", 2, "node 'enc' param 'cq-level': expected integer 0…63, found 99"),
+    ])
+    func badEncoderSettings(_ node: String, _ sink: String, _ status: Int32, _ message: String) throws {
+        let dir = CLI.tempDir()
+        let sinkNode = sink == "h264" ? "{ \"type\": \"h264sink\", \"params\": { \"path\": \"o\" } }" : "{ \"type\": \"ivfsink\", \"params\": { \"path\": \"o\" } }"
+        let g = CLI.writeGraph("{ \"nodes\": { \"src\": { \"type\": \"testsrc\", \"params\": { \"width\": 64, \"height\": 48, \"frames\": 3 } }, \(node), \"out\": \(sinkNode) }, \"chains\": [[\"src\", \"enc\", \"out\"]] }", in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == status)
+        #expect(r.stderr.contains(message), "expected «\(message)» in «\(r.stderr)»")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
+    }
+
+    @Test func oddWidthIsRefusedBeforeEncoding() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 321, "height": 240, "frames": 3, "format": "rgba" } },
+                     "enc": { "type": "h264" }, "out": { "type": "h264sink", "params": { "path": "o.h264" } } },
+          "chains": [["src", "enc", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("node 'enc' (h264): h264: "), "\(r.stderr)")
+        #expect(r.stderr.contains("321"), "\(r.stderr)")
+    }
+
+    @Test func unwritableMP4LeavesNothing() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 64, "height": 48, "frames": 3 } },
+                     "enc": { "type": "h264" }, "mux": { "type": "mp4", "params": { "path": "/proc/self/out.mp4" } } },
+          "chains": [["src", "enc", "mux.video"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("error: node 'mux' (mp4): "), "\(r.stderr)")
+    }
+}
