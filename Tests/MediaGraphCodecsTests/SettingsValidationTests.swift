@@ -3,7 +3,7 @@ import MediaGraphCore
 import Testing
 
 /// The exact message a person reads, and that it is a `CodecError`.
-func expectMessage(_ expected: String, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
+func expectMessage(_ expected: String, sourceLocation: Testing.SourceLocation = #_sourceLocation, _ body: () throws -> Void) {
     do {
         try body()
         Issue.record("expected the error \"\(expected)\", nothing was thrown", sourceLocation: sourceLocation)

@@ -4,7 +4,7 @@ import MediaGraphCore
 import Testing
 
 /// Same library, same settings, same input: the same bytes, frame by frame.
-func expectSameFrames(_ ours: [EncodedPacket], _ reference: [[UInt8]], sourceLocation: SourceLocation = #_sourceLocation) {
+func expectSameFrames(_ ours: [EncodedPacket], _ reference: [[UInt8]], sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     #expect(ours.count == reference.count, "packet count", sourceLocation: sourceLocation)
     for (i, (a, b)) in zip(ours.map(\.data), reference).enumerated() where a != b {
         Issue.record("frame \(i) differs from ffmpeg's (\(a.count) vs \(b.count) bytes)", sourceLocation: sourceLocation)
