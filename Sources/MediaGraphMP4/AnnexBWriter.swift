@@ -24,9 +24,15 @@ public final class AnnexBWriter {
         }
         out.removeAll(keepingCapacity: true)
         data.withUnsafeBytes { raw in
-            let ranges = NALUnits.looksLikeAnnexB(raw) ? NALUnits.annexBRanges(raw) : (NALUnits.lengthPrefixedRanges(raw) ?? [])
+            let annexB = NALUnits.looksLikeAnnexB(raw)
+            let ranges = annexB ? NALUnits.annexBRanges(raw) : (NALUnits.lengthPrefixedRanges(raw) ?? [])
             let hasSets = ranges.contains { r in
                 codec == .h264 ? NALUnits.h264Type(raw[r.lowerBound]) == 7 : NALUnits.hevcType(raw[r.lowerBound]) == 33
+            }
+            if annexB && (hasSets || !isKeyFrame) {
+                // already a complete Annex B access unit: keep its bytes (and start codes) as they are
+                out.append(contentsOf: raw)
+                return
             }
             var rest = ranges[...]
             // An access unit delimiter stays first.

@@ -7,8 +7,9 @@ import Testing
     @Test(arguments: ["yuv420p", "yuv422p", "yuv444p", "gray"])
     func invertMatchesFFmpegNegate(_ pixfmt: String) throws {
         let dir = CLI.tempDir()
-        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=385x289:rate=25", "-frames:v", "6",
-                               "-pix_fmt", pixfmt, "-f", "rawvideo", dir + "/in.raw"])
+        // testsrc2 rounds odd sizes down; the scale filter makes the odd size
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=386x290:rate=25", "-frames:v", "6",
+                               "-vf", "scale=385:289", "-pix_fmt", pixfmt, "-f", "rawvideo", dir + "/in.raw"])
         try CLI.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", pixfmt, "-s", "385x289", "-i", dir + "/in.raw",
                                "-vf", "negate", "-f", "rawvideo", dir + "/ffmpeg.raw"])
         let g = CLI.writeGraph("""

@@ -66,8 +66,8 @@ import Testing
     @Test func frameHashesEqualFFmpegFrameMD5() throws {
         let dir = CLI.tempDir()
         let input = dir + "/in.y4m"
-        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=385x289:rate=25", "-frames:v", "8",
-                               "-pix_fmt", "yuv444p", "-strict", "-1", input])
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=386x290:rate=25", "-frames:v", "8",
+                               "-vf", "scale=385:289", "-pix_fmt", "yuv444p", "-strict", "-1", input])
         let g = CLI.writeGraph("""
         { "nodes": { "src": { "type": "y4msrc", "params": { "path": "in.y4m" } },
                      "a": { "type": "framehash", "params": { "path": "a.txt" } },
