@@ -1,0 +1,91 @@
+/// Syntax tree of a shader, as the parser builds it (types still unresolved names).
+
+/// A type as written: a base type name, optionally an array size expression.
+struct TypeSyntax {
+    var name: String
+    var location: SourceLocation
+    var arraySize: Expr?
+}
+
+indirect enum ExprKind {
+    case intLiteral(Int)
+    case floatLiteral(Double)
+    case boolLiteral(Bool)
+    case identifier(String)
+    /// `op e` for - ! ~ + and prefix ++/--.
+    case unary(String, Expr)
+    /// `e++` / `e--`.
+    case postfix(String, Expr)
+    case binary(String, Expr, Expr)
+    /// `=`, `+=` and the other compound assignments.
+    case assign(String, Expr, Expr)
+    case ternary(Expr, Expr, Expr)
+    /// A function call or a constructor (`vec3(...)`, `float[3](...)` is not GLSL ES 1.00).
+    case call(String, [Expr])
+    case field(Expr, String, SourceLocation)
+    case index(Expr, Expr)
+    /// `a, b`
+    case sequence(Expr, Expr)
+}
+
+final class Expr {
+    let kind: ExprKind
+    let location: SourceLocation
+    init(_ kind: ExprKind, _ location: SourceLocation) { self.kind = kind; self.location = location }
+}
+
+struct VarDeclarator {
+    var name: String
+    var location: SourceLocation
+    var arraySize: Expr?
+    var initializer: Expr?
+}
+
+indirect enum Stmt {
+    case declaration(isConst: Bool, type: TypeSyntax, [VarDeclarator])
+    case expression(Expr)
+    case block([Stmt])
+    case ifElse(Expr, Stmt, Stmt?, SourceLocation)
+    case forLoop(init: Stmt?, condition: Expr?, step: Expr?, body: Stmt, SourceLocation)
+    case whileLoop(SourceLocation)
+    case doWhileLoop(SourceLocation)
+    case breakStmt(SourceLocation)
+    case continueStmt(SourceLocation)
+    case returnStmt(Expr?, SourceLocation)
+    case discard(SourceLocation)
+    case empty
+}
+
+enum ParameterQualifier { case none, `in`, out, `inout` }
+
+struct Parameter {
+    var qualifier: ParameterQualifier
+    var isConst: Bool
+    var type: TypeSyntax
+    var name: String?
+    var location: SourceLocation
+    var arraySize: Expr?
+}
+
+struct FunctionDecl {
+    var returnType: TypeSyntax
+    var name: String
+    var location: SourceLocation
+    var parameters: [Parameter]
+    /// nil for a prototype.
+    var body: [Stmt]?
+}
+
+enum StorageQualifier { case none, const, uniform, varying, attribute }
+
+struct GlobalDecl {
+    var storage: StorageQualifier
+    var type: TypeSyntax
+    var declarators: [VarDeclarator]
+    var location: SourceLocation
+}
+
+enum TopLevel {
+    case global(GlobalDecl)
+    case function(FunctionDecl)
+}
