@@ -66,6 +66,8 @@ struct DiagnosticList {
 
     var hasErrors: Bool { items.contains { $0.severity == .error } }
 
+    func hasError(onLine line: Int) -> Bool { items.contains { $0.severity == .error && $0.location.line == line } }
+
     mutating func error(_ location: SourceLocation, _ message: String) {
         add(ShaderDiagnostic(severity: .error, location: location, message: message))
     }

@@ -65,9 +65,16 @@ final class IRBuilder {
                 if ka == 0 { return b }
             case .sub:
                 if kb == 0 { return a }
+                if ka == 0 { return emit(.neg, b) }
+                if a == b { return constant(0) }
             case .mul:
+                // x * 0 = 0 as GPU compilers fold it (NaN/inf inputs aside), so zero matrix
+                // entries and zero weights cost nothing.
                 if kb == 1 { return a }
                 if ka == 1 { return b }
+                if kb == 0 || ka == 0 { return constant(0) }
+                if kb == -1 { return emit(.neg, a) }
+                if ka == -1 { return emit(.neg, b) }
             case .div:
                 if kb == 1 { return a }
             case .and:

@@ -67,7 +67,7 @@ final class Lowering {
         }
         mainLocation = main.location
         _ = inline(main, body: body, arguments: [], checkingOnly: true)
-        if !fragColorWritten {
+        if !fragColorWritten && !diagnostics.hasErrors {
             error(main.location, "shader never writes gl_FragColor")
         }
         if b.isTooLarge {
@@ -156,9 +156,11 @@ final class Lowering {
             switch g.storage {
             case .attribute:
                 error(g.location, "attribute variables exist only in vertex shaders; a fragment shader reads varyings")
+                declarePlaceholder(d.name, type: type, at: d.location)
             case .varying:
                 guard let (dx, dy) = Lowering.neighbourVaryings[d.name] else {
                     error(d.location, "unknown varying '\(d.name)': the filter provides only textureCoordinate and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)")
+                    declarePlaceholder(d.name, type: type, at: d.location)
                     continue
                 }
                 if type != .vec(2) { error(g.type.location, "varying '\(d.name)' must be a vec2, found \(type)"); continue }
@@ -191,6 +193,12 @@ final class Lowering {
         }
         _ = base
         base = .void
+    }
+
+    /// Declares a variable after an error in its declaration, so its uses give no second error.
+    private func declarePlaceholder(_ name: String, type: ShaderType, at loc: SourceLocation) {
+        scopes[0][name] = Variable(name: name, type: type, ids: Array(repeating: b.constant(0), count: type.componentCount),
+                                   storage: .varying, location: loc)
     }
 
     /// texelWidth, texelHeight and imageSize come from the frame when a shader declares them.
@@ -350,6 +358,8 @@ final class Lowering {
             frame.loops[frame.loops.count - 1].continueFlag = f
         case .returnStmt(let e, let loc):
             var value: [Int32] = []
+            // On an error the function still counts as returning: no second "does not return".
+            defer { frame.returnFlag = setFlag(frame.returnFlag) }
             if let e = e {
                 let v = lowerExpression(e)
                 if v.isError { return }
@@ -370,7 +380,6 @@ final class Lowering {
             for k in 0..<value.count {
                 frame.returnValue[k] = m.map { b.emit(.select, $0, value[k], frame.returnValue[k]) } ?? value[k]
             }
-            frame.returnFlag = setFlag(frame.returnFlag)
         case .discard:
             discardFlag = setFlag(discardFlag)
         }

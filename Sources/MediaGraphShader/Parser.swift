@@ -33,7 +33,9 @@ struct Parser {
     }
 
     private mutating func fail(_ message: String, at location: SourceLocation? = nil) -> SyntaxError {
-        diagnostics.error(location ?? current.location, message)
+        let loc = location ?? current.location
+        // A bad character already reported on this line explains the syntax error that follows.
+        if !diagnostics.hasError(onLine: loc.line) { diagnostics.error(loc, message) }
         return SyntaxError()
     }
 

@@ -13,6 +13,7 @@ public struct ShaderRunError: Error, CustomStringConvertible, Sendable {
 public final class ShaderKernel: @unchecked Sendable {
     public let program: BoundShaderProgram
     private let code: KernelCode
+    /// Uniform values are folded into the code as constants; the setup code reads none.
     private let uniforms: UnsafeMutablePointer<Float>
     /// One register file per band (thread).
     private var registerFiles: [UnsafeMutableRawPointer] = []
@@ -20,9 +21,9 @@ public final class ShaderKernel: @unchecked Sendable {
 
     public init(program: BoundShaderProgram) {
         self.program = program
-        code = program.program.code
-        uniforms = .allocate(capacity: max(1, program.uniformValues.count))
-        for (i, v) in program.uniformValues.enumerated() { uniforms[i] = v }
+        code = program.code
+        uniforms = .allocate(capacity: 1)
+        uniforms[0] = 0
         registerFileBytes = max(1, code.registerCount) * TileExecutor.registerBytes
     }
 
@@ -96,7 +97,29 @@ public final class ShaderKernel: @unchecked Sendable {
             let c: Float = v > 0 ? (v < 1 ? v : 1) : 0
             return UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5))
         }
-        for l in 0..<count {
+        var done = 0
+        if count == KernelCode.lanes {
+            // 8 pixels at a time: clamp (NaN to 0), scale, round, pack rgba into one word each.
+            typealias V = SIMD8<Float>
+            let raw = UnsafeMutableRawPointer(dst)
+            @inline(__always) func bytes(_ p: UnsafeMutableRawPointer, _ k: Int) -> SIMD8<UInt32> {
+                let v = p.load(fromByteOffset: k * 32, as: V.self)
+                var c = v.replacing(with: 0, where: .!(v .> 0))
+                c = c.replacing(with: 1, where: c .> 1)
+                // floor(t) for t in 0.5...255.5: adding 2^23 rounds to an integer held in the low
+                // mantissa bits (to nearest even), minus one where that rounded up.
+                let t = c * 255 + 0.5
+                let m = t + 8_388_608
+                let bits = unsafeBitCast(m, to: SIMD8<UInt32>.self) & 0x1FF
+                return bits.replacing(with: bits &- 1, where: (m - 8_388_608) .> t)
+            }
+            for k in 0..<KernelCode.lanes / 8 {
+                let word = bytes(r, k) | (bytes(g, k) &<< 8) | (bytes(b, k) &<< 16) | (bytes(a, k) &<< 24)
+                raw.storeBytes(of: word, toByteOffset: k * 32, as: SIMD8<UInt32>.self)
+            }
+            done = count
+        }
+        for l in done..<count {
             let p = dst + l * 4
             p[0] = byte(r, l)
             p[1] = byte(g, l)

@@ -12,11 +12,9 @@ public final class ShaderProgram: @unchecked Sendable {
     /// The uniforms the graph may set (texelWidth, texelHeight and imageSize, which the filter
     /// provides, and the sampler are not listed).
     public let uniforms: [ShaderUniform]
-    let code: KernelCode
+    let nodes: [Node]
+    let outputs: [Int32]
     let uniformSlotCount: Int
-    /// Operations per pixel and per frame after optimisation (for documentation and tests).
-    public var pixelOperationCount: Int { code.pixel.count }
-    public var frameOperationCount: Int { code.setup.count }
 
     /// Compiles `source`; throws `ShaderCompileError` with every diagnostic found.
     public init(source: String, fileName: String = "shader.glsl") throws {
@@ -41,7 +39,8 @@ public final class ShaderProgram: @unchecked Sendable {
             let original = lowering.b.multi(.loadPixel)
             outputs = (0..<4).map { lowering.b.emit(.select, discard, original[$0], outputs[$0]) }
         }
-        code = KernelCode(nodes: lowering.b.nodes, outputs: outputs)
+        nodes = lowering.b.nodes
+        self.outputs = outputs
         uniforms = lowering.uniforms
         uniformSlotCount = lowering.uniformSlotCount
     }
@@ -71,7 +70,9 @@ public final class ShaderProgram: @unchecked Sendable {
             }
         }
         if !errors.isEmpty { throw ShaderBindError(errors: errors) }
-        return BoundShaderProgram(program: self, uniformValues: slots, warnings: warnings)
+        let specialized = Specialization.specialize(nodes: nodes, outputs: outputs, uniforms: slots)
+        return BoundShaderProgram(program: self, code: KernelCode(nodes: specialized.nodes, outputs: specialized.outputs),
+                                  warnings: warnings)
     }
 }
 
@@ -84,7 +85,11 @@ public struct ShaderBindError: Error, CustomStringConvertible, Sendable {
 /// A compiled shader with its uniform values: what a kernel runs.
 public struct BoundShaderProgram: Sendable {
     public let program: ShaderProgram
-    let uniformValues: [Float]
+    /// The kernel code with the uniform values folded in.
+    let code: KernelCode
+    /// Operations run per tile of pixels and once per frame, after optimisation.
+    public var pixelOperationCount: Int { code.pixel.count }
+    public var frameOperationCount: Int { code.setup.count }
     /// Things worth telling the user, e.g. a declared uniform without a value.
     public let warnings: [String]
 }

@@ -59,6 +59,12 @@ struct TileExecutor {
 
     @inline(__always) static func floor(_ x: V) -> V { x.rounded(.down) }
 
+    /// Whole numbers below 2^23 to Float with one OR and one subtraction (2^23's exponent makes
+    /// the mantissa the integer); the generic SIMD conversion is element by element.
+    @inline(__always) static func float(_ v: SIMD8<UInt32>) -> V {
+        unsafeBitCast(v | 0x4B00_0000, to: V.self) - 8_388_608
+    }
+
     /// Runs one instruction for the tile starting at pixel (x0, y).
     func execute(_ i: Instruction, x0: Int, y: Int, uniforms: UnsafePointer<Float>) {
         let one = V(repeating: 1), zero = V(repeating: 0)
@@ -128,14 +134,29 @@ struct TileExecutor {
         let row = source + min(max(y + Int(i.imm2), 0), height - 1) * sourceStride
         let dx = Int(i.imm)
         let r = reg(i.dst), g = reg(i.dst1), b = reg(i.dst2), a = reg(i.dst3)
-        let scale: Float = 1 / 255
+        let first = x0 + dx
+        if first >= 0 && first + KernelCode.lanes <= width {
+            // Whole tile inside the row: 8 pixels at a time, channels split with shifts.
+            let base = UnsafeRawPointer(row + first * 4)
+            let mask = SIMD8<UInt32>(repeating: 0xFF)
+            // Division, not a reciprocal multiply: byte / 255 correctly rounded, as GPUs convert.
+            let s = V(repeating: 255)
+            for k in 0..<TileExecutor.chunks {
+                let p = base.loadUnaligned(fromByteOffset: k * 32, as: SIMD8<UInt32>.self)
+                store(r, k, TileExecutor.float(p & mask) / s)
+                store(g, k, TileExecutor.float((p &>> 8) & mask) / s)
+                store(b, k, TileExecutor.float((p &>> 16) & mask) / s)
+                store(a, k, TileExecutor.float(p &>> 24) / s)
+            }
+            return
+        }
         let last = width - 1
         for l in 0..<KernelCode.lanes {
             let p = row + min(max(x0 + l + dx, 0), last) * 4
-            r.storeBytes(of: Float(p[0]) * scale, toByteOffset: l * 4, as: Float.self)
-            g.storeBytes(of: Float(p[1]) * scale, toByteOffset: l * 4, as: Float.self)
-            b.storeBytes(of: Float(p[2]) * scale, toByteOffset: l * 4, as: Float.self)
-            a.storeBytes(of: Float(p[3]) * scale, toByteOffset: l * 4, as: Float.self)
+            r.storeBytes(of: Float(p[0]) / 255, toByteOffset: l * 4, as: Float.self)
+            g.storeBytes(of: Float(p[1]) / 255, toByteOffset: l * 4, as: Float.self)
+            b.storeBytes(of: Float(p[2]) / 255, toByteOffset: l * 4, as: Float.self)
+            a.storeBytes(of: Float(p[3]) / 255, toByteOffset: l * 4, as: Float.self)
         }
     }
 

@@ -7,5 +7,6 @@ struct BenchArea {
 enum BenchAreas {
     /// Add one line per area.
     static let all: [BenchArea] = [
+        BenchArea(name: "shader", run: ShaderBench.run),
     ]
 }
