@@ -106,12 +106,8 @@ public final class ShaderKernel: @unchecked Sendable {
                 let v = p.load(fromByteOffset: k * 32, as: V.self)
                 var c = v.replacing(with: 0, where: .!(v .> 0))
                 c = c.replacing(with: 1, where: c .> 1)
-                // floor(t) for t in 0.5...255.5: adding 2^23 rounds to an integer held in the low
-                // mantissa bits (to nearest even), minus one where that rounded up.
-                let t = c * 255 + 0.5
-                let m = t + 8_388_608
-                let bits = unsafeBitCast(m, to: SIMD8<UInt32>.self) & 0x1FF
-                return bits.replacing(with: bits &- 1, where: (m - 8_388_608) .> t)
+                // Round half up: floor(c * 255 + 0.5), all in floats (integer masks are slow).
+                return SIMDMath.int(wholeNumbers: SIMDMath.floor(c * 255 + 0.5))
             }
             for k in 0..<KernelCode.lanes / 8 {
                 let word = bytes(r, k) | (bytes(g, k) &<< 8) | (bytes(b, k) &<< 16) | (bytes(a, k) &<< 24)

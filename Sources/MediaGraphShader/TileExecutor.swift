@@ -57,7 +57,7 @@ struct TileExecutor {
         }
     }
 
-    @inline(__always) static func floor(_ x: V) -> V { x.rounded(.down) }
+    @inline(__always) static func floor(_ x: V) -> V { SIMDMath.floor(x) }
 
     /// Whole numbers below 2^23 to Float with one OR and one subtraction (2^23's exponent makes
     /// the mantissa the integer); the generic SIMD conversion is element by element.
@@ -93,15 +93,29 @@ struct TileExecutor {
         case .min: map2(i) { a, b in a.replacing(with: b, where: b .< a) }
         case .max: map2(i) { a, b in a.replacing(with: b, where: a .< b) }
         case .floor: map1(i) { TileExecutor.floor($0) }
-        case .ceil: map1(i) { $0.rounded(.up) }
-        case .trunc: map1(i) { $0.rounded(.towardZero) }
+        case .ceil: map1(i) { -TileExecutor.floor(-$0) }
+        case .trunc: map1(i) { x in TileExecutor.floor(x).replacing(with: -TileExecutor.floor(-x), where: x .< 0) }
         case .fract: map1(i) { $0 - TileExecutor.floor($0) }
         case .mod: map2(i) { a, b in a - b * TileExecutor.floor(a / b) }
         case .abs: map1(i) { $0.replacing(with: -$0, where: $0 .< 0) }
         case .sign: map1(i) { x in zero.replacing(with: one, where: x .> 0).replacing(with: -one, where: x .< 0) }
         case .sqrt: map1(i) { $0.squareRoot() }
         case .rsqrt: map1(i) { one / $0.squareRoot() }
-        case .sin, .cos, .tan, .asin, .acos, .atan, .exp, .log, .exp2, .log2: lanes1(i)
+        case .sin, .cos:
+            let d = reg(i.dst), a = reg(i.a)
+            let wantSin = i.op == .sin
+            for k in 0..<TileExecutor.chunks {
+                let x = load(a, k)
+                if SIMDMath.inFastRange(x) {
+                    let sc = SIMDMath.sinCos(x)
+                    store(d, k, wantSin ? sc.sin : sc.cos)
+                } else {
+                    var out = x
+                    for l in 0..<8 { out[l] = ScalarMath.unary(i.op, x[l]) }
+                    store(d, k, out)
+                }
+            }
+        case .tan, .asin, .acos, .atan, .exp, .log, .exp2, .log2: lanes1(i)
         case .atan2, .pow: lanes2(i)
         case .lt: map2(i) { a, b in zero.replacing(with: one, where: a .< b) }
         case .le: map2(i) { a, b in zero.replacing(with: one, where: a .<= b) }
@@ -161,27 +175,31 @@ struct TileExecutor {
     }
 
     /// Bilinear sample with clamp-to-edge, as a GPU samples a GL_LINEAR, GL_CLAMP_TO_EDGE texture.
+    /// Lane by lane: the four texel reads are scattered anyway, and filling SIMD lanes one at a
+    /// time through memory stalls on store forwarding (measured 4x slower).
     private func sampleBilinear(_ i: Instruction) {
         let u = reg(i.a), v = reg(i.b)
         let r = reg(i.dst), g = reg(i.dst1), b = reg(i.dst2), a = reg(i.dst3)
         let lastX = width - 1, lastY = height - 1
-        let scale: Float = 1 / 255
+        let stride = sourceStride
+        let maxX = widthF + 1, maxY = heightF + 1
         for l in 0..<KernelCode.lanes {
-            var fx = u.load(fromByteOffset: l * 4, as: Float.self) * widthF - 0.5
-            var fy = v.load(fromByteOffset: l * 4, as: Float.self) * heightF - 0.5
-            // Far outside (or NaN) reads the edge: keep the float in a range Int() accepts.
-            if !(fx > -1) { fx = -1 }
-            if !(fx < widthF) { fx = widthF }
-            if !(fy > -1) { fy = -1 }
-            if !(fy < heightF) { fy = heightF }
-            let flx = fx.rounded(.down), fly = fy.rounded(.down)
-            let ax = fx - flx, ay = fy - fly
-            let ix = Int(flx), iy = Int(fly)
-            let x0 = min(max(ix, 0), lastX) * 4, x1 = min(max(ix + 1, 0), lastX) * 4
-            let row0 = source + min(max(iy, 0), lastY) * sourceStride
-            let row1 = source + min(max(iy + 1, 0), lastY) * sourceStride
-            let w00 = (1 - ax) * (1 - ay) * scale, w01 = ax * (1 - ay) * scale
-            let w10 = (1 - ax) * ay * scale, w11 = ax * ay * scale
+            // Shifted by +1 so the value is >= 0 and truncation is floor (no libm floorf call);
+            // far outside (or NaN) is pinned to just outside the edge, which clamps to it.
+            var fx = u.load(fromByteOffset: l * 4, as: Float.self) * widthF + 0.5
+            var fy = v.load(fromByteOffset: l * 4, as: Float.self) * heightF + 0.5
+            if !(fx > 0) { fx = 0 }
+            if !(fx < maxX) { fx = maxX }
+            if !(fy > 0) { fy = 0 }
+            if !(fy < maxY) { fy = maxY }
+            let ix1 = Int(fx), iy1 = Int(fy)
+            let ax = fx - Float(ix1), ay = fy - Float(iy1)
+            let x0 = min(max(ix1 - 1, 0), lastX) * 4, x1 = min(ix1, lastX) * 4
+            let row0 = source + min(max(iy1 - 1, 0), lastY) * stride
+            let row1 = source + min(iy1, lastY) * stride
+            // Weights carry the 1/255, so the four channels need no division.
+            let bx = 1 - ax, top = (1 - ay) * (1 / 255 as Float), bottom = ay * (1 / 255 as Float)
+            let w00 = bx * top, w01 = ax * top, w10 = bx * bottom, w11 = ax * bottom
             @inline(__always) func channel(_ c: Int) -> Float {
                 Float(row0[x0 + c]) * w00 + Float(row0[x1 + c]) * w01 + Float(row1[x0 + c]) * w10 + Float(row1[x1 + c]) * w11
             }

@@ -32,13 +32,12 @@ enum ShaderBench {
 
         let shaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Graphs/shaders")
-        func shader(_ name: String, _ uniforms: [String: ShaderUniformValue], threads: Int) -> Double? {
+        func shader(_ name: String, _ uniforms: [String: ShaderUniformValue], threads: Int) -> Timing? {
             do {
                 let text = try String(contentsOf: shaders.appendingPathComponent(name + ".glsl"), encoding: .utf8)
                 let kernel = ShaderKernel(program: try ShaderProgram(source: text, fileName: name + ".glsl").bind(uniforms: uniforms))
                 try kernel.run(source: input, destination: output, threads: threads)  // warm-up
-                let t = time { for _ in 0..<frames { try? kernel.run(source: input, destination: output, threads: threads) } }
-                return t / Double(frames) * 1000
+                return time(frames: frames) { for _ in 0..<frames { try? kernel.run(source: input, destination: output, threads: threads) } }
             } catch {
                 print("shader \(name): \(error)")
                 return nil
@@ -47,11 +46,10 @@ enum ShaderBench {
         let geqInvert = "geq=r='255-r(X,Y)':g='255-g(X,Y)':b='255-b(X,Y)':a='alpha(X,Y)'"
         let geqSepia = "geq=r='0.3588*r(X,Y)+0.7044*g(X,Y)+0.1368*b(X,Y)':g='0.2990*r(X,Y)+0.5870*g(X,Y)+0.1140*b(X,Y)'" +
                        ":b='0.2392*r(X,Y)+0.4696*g(X,Y)+0.0912*b(X,Y)':a='alpha(X,Y)'"
-        func geq(_ filter: String) -> Double? {
+        func geq(_ filter: String) -> Timing? {
             let args = ["ffmpeg", "-v", "error", "-nostdin", "-stream_loop", "\(geqFrames - 1)", "-f", "rawvideo", "-pix_fmt", "rgba",
                         "-s", "\(width)x\(height)", "-i", raw.path, "-vf", filter, "-f", "null", "-"]
-            guard let t = shell(args) else { return nil }
-            return t / Double(geqFrames) * 1000
+            return shell(args, frames: geqFrames)
         }
         let cores = ProcessInfo.processInfo.activeProcessorCount
         // SHADER_BENCH_NO_GEQ=1 skips ffmpeg (quick runs while tuning the kernel).
@@ -62,17 +60,21 @@ enum ShaderBench {
         let sep = shader("sepia", ["intensity": 1.0], threads: 0), sep1 = shader("sepia", ["intensity": 1.0], threads: 1)
         let swirl = shader("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 1.2], threads: 0)
         let swirl1 = shader("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 1.2], threads: 1)
-        let plainInvert = time { for _ in 0..<frames { plainLoopInvert(src, dst, count: width * height) } } / Double(frames) * 1000
-        let plainSepia = time { for _ in 0..<frames { plainLoopSepia(src, dst, count: width * height) } } / Double(frames) * 1000
+        let plainInvert: Timing? = time(frames: frames) { for _ in 0..<frames { plainLoopInvert(src, dst, count: width * height) } }
+        let plainSepia: Timing? = time(frames: frames) { for _ in 0..<frames { plainLoopSepia(src, dst, count: width * height) } }
 
-        func ms(_ v: Double?) -> String { v.map { String(format: "%8.2f", $0) } ?? "     n/a" }
-        func ratio(_ a: Double?, _ b: Double?) -> String {
-            guard let a = a, let b = b, b > 0 else { return "n/a" }
-            return String(format: "%.1fx", a / b)
+        // Wall time, and CPU time (all threads; ffmpeg's from its rusage) which a busy machine
+        // disturbs less.
+        func ms(_ v: Timing?) -> String {
+            v.map { String(format: "%8.2f %8.2f", $0.wall, $0.cpu) } ?? "     n/a      n/a"
+        }
+        func ratio(_ a: Timing?, _ b: Timing?) -> String {
+            guard let a = a, let b = b, b.wall > 0, b.cpu > 0 else { return "n/a" }
+            return String(format: "%5.1fx %5.1fx", a.wall / b.wall, a.cpu / b.cpu)
         }
         print("1080p rgba, \(cores) cores; shaders \(frames) frames, geq \(geqFrames) frames; ms per frame")
-        print("what                                   ms/frame   vs geq")
-        print("ffmpeg null (read raw, no filter)      \(ms(nullPass))")
+        print("what                                   wall ms   CPU ms   geq/this (wall, CPU)")
+        print("ffmpeg null (read raw, no filter)      \(ms(nullPass))   (included in the geq rows)")
         print("ffmpeg geq invert                      \(ms(geqI))")
         print("shader invert.glsl (all cores)         \(ms(inv))   \(ratio(geqI, inv))")
         print("shader invert.glsl (1 thread)          \(ms(inv1))   \(ratio(geqI, inv1))")
@@ -107,21 +109,36 @@ enum ShaderBench {
         }
     }
 
-    static func time(_ body: () -> Void) -> Double {
-        let start = DispatchTime.now().uptimeNanoseconds
-        body()
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    /// Milliseconds per frame: wall clock and CPU (user + system, all threads).
+    struct Timing { var wall: Double; var cpu: Double }
+
+    static func cpuSeconds(_ who: Int32) -> Double {
+        var u = rusage()
+        getrusage(who, &u)
+        return Double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + Double(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6
     }
 
-    /// Runs a command (found on PATH); returns its wall time in seconds, nil if it failed.
-    static func shell(_ args: [String]) -> Double? {
+    static func time(frames: Int, _ body: () -> Void) -> Timing {
+        let cpu0 = cpuSeconds(RUSAGE_SELF.rawValue)
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu = cpuSeconds(RUSAGE_SELF.rawValue) - cpu0
+        return Timing(wall: wall / Double(frames) * 1000, cpu: cpu / Double(frames) * 1000)
+    }
+
+    /// Runs a command (found on PATH); its wall and CPU time per frame, nil if it failed.
+    static func shell(_ args: [String], frames: Int = 1) -> Timing? {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         p.arguments = args
+        let cpu0 = cpuSeconds(RUSAGE_CHILDREN.rawValue)
         let start = DispatchTime.now().uptimeNanoseconds
         do { try p.run() } catch { return nil }
         p.waitUntilExit()
         guard p.terminationStatus == 0 else { return nil }
-        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        let cpu = cpuSeconds(RUSAGE_CHILDREN.rawValue) - cpu0
+        return Timing(wall: wall / Double(frames) * 1000, cpu: cpu / Double(frames) * 1000)
     }
 }
