@@ -31,7 +31,20 @@ indirect enum ExprKind {
 final class Expr {
     let kind: ExprKind
     let location: SourceLocation
-    init(_ kind: ExprKind, _ location: SourceLocation) { self.kind = kind; self.location = location }
+    /// Height of the tree below: checking and lowering recurse this deep.
+    let depth: Int
+    init(_ kind: ExprKind, _ location: SourceLocation) {
+        self.kind = kind
+        self.location = location
+        switch kind {
+        case .unary(_, let x), .postfix(_, let x), .field(let x, _, _): depth = x.depth + 1
+        case .binary(_, let x, let y), .assign(_, let x, let y), .index(let x, let y), .sequence(let x, let y):
+            depth = max(x.depth, y.depth) + 1
+        case .ternary(let x, let y, let z): depth = max(x.depth, y.depth, z.depth) + 1
+        case .call(_, let args): depth = (args.map(\.depth).max() ?? 0) + 1
+        default: depth = 1
+        }
+    }
 }
 
 struct VarDeclarator {

@@ -43,7 +43,18 @@ struct Lexer {
         return out
     }
 
+    /// Tokens macros may produce in all: nested macros can double at each level.
+    static let maximumTokens = 1_000_000
+    private var expansionReported = false
+
     private mutating func expand(_ token: Token, into out: inout [Token], depth: Int) {
+        if out.count >= Lexer.maximumTokens {
+            if !expansionReported {
+                expansionReported = true
+                diagnostics.error(token.location, "macro expansion produces more than \(Lexer.maximumTokens) tokens")
+            }
+            return
+        }
         if token.kind == .identifier, let body = macros[token.text], depth < 32 {
             for var t in body {
                 t.location = token.location

@@ -19,6 +19,9 @@ final class Lowering {
     var mainLocation = SourceLocation(line: 1, column: 1)
 
     static let maximumIterations = 1024
+    /// Iterations of all loops together (nested empty loops emit nothing but still take time).
+    static let maximumTotalIterations = 65_536
+    var totalIterations = 0
     static let neighbourVaryings: [String: (Int, Int)] = [
         "textureCoordinate": (0, 0),
         "leftTextureCoordinate": (-1, 0), "rightTextureCoordinate": (1, 0),
@@ -67,11 +70,10 @@ final class Lowering {
         }
         mainLocation = main.location
         _ = inline(main, body: body, arguments: [], checkingOnly: true)
-        if !fragColorWritten && !diagnostics.hasErrors {
-            error(main.location, "shader never writes gl_FragColor")
-        }
         if b.isTooLarge {
             error(main.location, "shader is too large after unrolling loops and inlining functions (more than \(IRBuilder.maximumNodes) operations)")
+        } else if !fragColorWritten && !diagnostics.hasErrors {
+            error(main.location, "shader never writes gl_FragColor")
         }
     }
 
@@ -425,8 +427,16 @@ final class Lowering {
             if k == 0 { return }
             if let brk = frame.loops.last?.breakFlag, b.constantValue(brk) == 1 { return }
             iterations += 1
+            totalIterations += 1
             if iterations > Lowering.maximumIterations {
                 error(loc, "loop does not end within \(Lowering.maximumIterations) iterations (infinite loop?)")
+                return
+            }
+            if totalIterations > Lowering.maximumTotalIterations {
+                let muted = diagnostics.muted
+                diagnostics.muted = 0
+                error(loc, "loops run more than \(Lowering.maximumTotalIterations) iterations in all once unrolled")
+                diagnostics.muted = muted
                 return
             }
             if b.isTooLarge { return }
@@ -447,7 +457,13 @@ final class Lowering {
     /// Lowers a call to a user function by inlining its body. Arguments are already lowered.
     func inline(_ f: FunctionDecl, body: [Stmt], arguments: [Value], checkingOnly: Bool) -> (value: Value, outs: [[Int32]]) {
         let returnType = resolveTypeQuietly(f.returnType)
-        if inlineStack.contains(f.name) {  // recursion, reported by the call-graph check
+        if inlineStack.count >= 64 && !inlineStack.contains(f.name) {
+            let muted = diagnostics.muted
+            diagnostics.muted = 0
+            error(f.location, "function calls nested more than 64 deep (at '\(f.name)')")
+            diagnostics.muted = muted
+        }
+        if inlineStack.contains(f.name) || inlineStack.count >= 64 {  // recursion: reported by the call-graph check
             return (Value(type: returnType, ids: Array(repeating: b.constant(0), count: max(0, returnType.componentCount))), [])
         }
         inlineStack.append(f.name)

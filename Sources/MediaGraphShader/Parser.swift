@@ -6,6 +6,10 @@ struct Parser {
     var diagnostics: DiagnosticList
 
     private struct SyntaxError: Error {}
+    /// Limits that keep recursion (here and in lowering) far from the stack's end on any input.
+    static let maximumExpressionDepth = 256
+    static let maximumBlockDepth = 64
+    private var blockDepth = 0
 
     static let typeNames: Set<String> = ["void", "float", "int", "bool", "vec2", "vec3", "vec4",
                                          "ivec2", "ivec3", "ivec4", "bvec2", "bvec3", "bvec4",
@@ -202,6 +206,13 @@ struct Parser {
     /// Parses `{ ... }` starting at '{'; syntax errors inside are recorded and skipped.
     private mutating func parseBlockBody() -> [Stmt] {
         let open = advance()
+        blockDepth += 1
+        defer { blockDepth -= 1 }
+        if blockDepth > Parser.maximumBlockDepth {
+            diagnostics.error(open.location, "blocks nested more than \(Parser.maximumBlockDepth) deep")
+            synchronizeToClosingBrace()
+            return []
+        }
         var stmts: [Stmt] = []
         while !current.isPunct("}") {
             if current.kind == .end {
@@ -220,6 +231,16 @@ struct Parser {
         return stmts
     }
 
+    /// Skips past the '}' matching an already consumed '{'.
+    private mutating func synchronizeToClosingBrace() {
+        var depth = 1
+        while current.kind != .end {
+            let t = advance()
+            if t.isPunct("{") { depth += 1 }
+            if t.isPunct("}") { depth -= 1; if depth == 0 { return } }
+        }
+    }
+
     private func startsDeclaration() -> Bool {
         let t = current
         guard t.kind == .identifier else { return false }
@@ -230,6 +251,10 @@ struct Parser {
 
     private mutating func parseStatement() throws -> Stmt {
         let t = current
+        // if/else and for without braces nest statements too.
+        blockDepth += 1
+        defer { blockDepth -= 1 }
+        if blockDepth > Parser.maximumBlockDepth * 2 { throw fail("statements nested too deeply") }
         if t.isPunct("{") { return .block(parseBlockBody()) }
         if t.isPunct(";") { _ = advance(); return .empty }
         if t.kind == .identifier {
@@ -317,7 +342,16 @@ struct Parser {
         var e = try parseAssignment()
         while current.isPunct(",") {
             let loc = advance().location
-            e = Expr(.sequence(e, try parseAssignment()), loc)
+            e = try checked(Expr(.sequence(e, try parseAssignment()), loc))
+        }
+        return e
+    }
+
+    private var expressionNesting = 0
+
+    private mutating func checked(_ e: Expr) throws -> Expr {
+        if e.depth > Parser.maximumExpressionDepth {
+            throw fail("expression too complex: nested more than \(Parser.maximumExpressionDepth) levels", at: e.location)
         }
         return e
     }
@@ -330,7 +364,7 @@ struct Parser {
         if current.kind == .punct && Parser.assignOps.contains(current.text) {
             let op = advance()
             let rhs = try parseAssignment()
-            return Expr(.assign(op.text, lhs, rhs), op.location)
+            return try checked(Expr(.assign(op.text, lhs, rhs), op.location))
         }
         if current.kind == .punct && Parser.unsupportedAssignOps.contains(current.text) {
             throw fail("unsupported feature: operator '\(current.text)' is reserved in GLSL ES 1.00")
@@ -345,7 +379,7 @@ struct Parser {
         let a = try parseExpression()
         try expect(":", "in the conditional expression '?:'")
         let b = try parseAssignment()
-        return Expr(.ternary(cond, a, b), q.location)
+        return try checked(Expr(.ternary(cond, a, b), q.location))
     }
 
     private static let levels: [[String]] = [["||"], ["^^"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="],
@@ -360,17 +394,23 @@ struct Parser {
                 throw fail("unsupported feature: operator '\(op.text)' is reserved in GLSL ES 1.00" + (op.text == "%" ? "; use mod()" : ""), at: op.location)
             }
             let rhs = try parseBinary(level + 1)
-            lhs = Expr(.binary(op.text, lhs, rhs), op.location)
+            lhs = try checked(Expr(.binary(op.text, lhs, rhs), op.location))
         }
         return lhs
     }
 
     private mutating func parseUnary() throws -> Expr {
         let t = current
+        // Parentheses and prefix operators recurse before any node exists to measure.
+        expressionNesting += 1
+        defer { expressionNesting -= 1 }
+        if expressionNesting > Parser.maximumExpressionDepth {
+            throw fail("expression too complex: nested more than \(Parser.maximumExpressionDepth) levels")
+        }
         if t.kind == .punct && ["-", "+", "!", "~", "++", "--"].contains(t.text) {
             _ = advance()
             if t.text == "~" { throw fail("unsupported feature: operator '~' is reserved in GLSL ES 1.00", at: t.location) }
-            return Expr(.unary(t.text, try parseUnary()), t.location)
+            return try checked(Expr(.unary(t.text, try parseUnary()), t.location))
         }
         return try parsePostfix()
     }
@@ -384,15 +424,15 @@ struct Parser {
                 guard current.kind == .identifier else { throw fail("expected a field or swizzle after '.', found \(describe(current))") }
                 let f = advance()
                 if current.isPunct("(") { throw fail("unsupported feature: method call '.\(f.text)()'", at: f.location) }
-                e = Expr(.field(e, f.text, f.location), t.location)
+                e = try checked(Expr(.field(e, f.text, f.location), t.location))
             } else if t.isPunct("[") {
                 _ = advance()
                 let i = try parseExpression()
                 try expect("]", "after the index")
-                e = Expr(.index(e, i), t.location)
+                e = try checked(Expr(.index(e, i), t.location))
             } else if t.isPunct("++") || t.isPunct("--") {
                 _ = advance()
-                e = Expr(.postfix(t.text, e), t.location)
+                e = try checked(Expr(.postfix(t.text, e), t.location))
             } else {
                 return e
             }
@@ -417,7 +457,7 @@ struct Parser {
                     args.append(try parseAssignment())
                 }
                 _ = advance()
-                return Expr(.call(t.text, args), t.location)
+                return try checked(Expr(.call(t.text, args), t.location))
             }
             if current.isPunct("[") && Parser.typeNames.contains(t.text) {
                 throw fail("unsupported feature: array constructor '\(t.text)[]'")

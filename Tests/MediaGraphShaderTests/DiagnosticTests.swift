@@ -254,3 +254,55 @@ struct DiagnosticTests {
         }
     }
 }
+
+/// Inputs built to exhaust the compiler: each must end quickly with an error, never a crash.
+struct ResourceLimitTests {
+    func firstError(_ source: String) -> String {
+        do { _ = try ShaderProgram(source: source); return "" } catch let e as ShaderCompileError {
+            return e.diagnostics.first?.message ?? ""
+        } catch { return "\(error)" }
+    }
+
+    @Test func deeplyNestedParentheses() {
+        let e = String(repeating: "(", count: 100_000) + "1.0" + String(repeating: ")", count: 100_000)
+        #expect(firstError("void main() { gl_FragColor = vec4(\(e)); }") == "expression too complex: nested more than 256 levels")
+    }
+
+    @Test func longOperatorChain() {
+        let e = Array(repeating: "1.0", count: 50_000).joined(separator: " + ")
+        #expect(firstError("void main() { gl_FragColor = vec4(\(e)); }") == "expression too complex: nested more than 256 levels")
+    }
+
+    @Test func deeplyNestedBlocks() {
+        let s = String(repeating: "{", count: 10_000) + String(repeating: "}", count: 10_000)
+        #expect(firstError("void main() { \(s) gl_FragColor = vec4(1.0); }") == "blocks nested more than 64 deep")
+    }
+
+    @Test func exponentialMacros() {
+        var defs = "#define M0 1.0\n"
+        for i in 1...40 { defs += "#define M\(i) M\(i - 1) + M\(i - 1)\n" }
+        #expect(firstError(defs + "void main() { gl_FragColor = vec4(M40); }") == "macro expansion produces more than 1000000 tokens")
+    }
+
+    @Test func nestedLoopsThatEmitNothing() {
+        let src = """
+        void main() {
+            for (int i = 0; i < 1000; i++) { for (int j = 0; j < 1000; j++) { for (int k = 0; k < 1000; k++) { } } }
+            gl_FragColor = vec4(1.0);
+        }
+        """
+        #expect(firstError(src) == "loops run more than 65536 iterations in all once unrolled")
+    }
+
+    @Test func hugeUnrolledBody() {
+        let src = """
+        uniform float u;
+        void main() {
+            float s = 0.0;
+            for (int i = 0; i < 1000; i++) { for (int j = 0; j < 60; j++) { s = sin(s * u + float(i)) * cos(s - u * float(j)) + tan(s); } }
+            gl_FragColor = vec4(s);
+        }
+        """
+        #expect(firstError(src).hasPrefix("shader is too large after unrolling loops and inlining functions"))
+    }
+}

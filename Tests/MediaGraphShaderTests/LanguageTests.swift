@@ -364,3 +364,41 @@ struct LanguageTests {
         #expect(out == SIMD4(10, 20, 0, 255))
     }
 }
+
+struct IssueExampleTests {
+    /// The swirl written in the issue (mat2 built from cos/sin, column-major) against its formula:
+    /// columns (cos t, -sin t) and (sin t, cos t), so m * c = (cos t cx + sin t cy, -sin t cx + cos t cy).
+    @Test func issueSwirlExample() throws {
+        let source = """
+        varying highp vec2 textureCoordinate;
+        uniform sampler2D inputImageTexture;
+        uniform highp float radius;
+        uniform highp float angle;
+        uniform highp vec2 center;
+        void main() {
+            highp vec2 c = textureCoordinate - center;
+            highp float d = length(c);
+            if (d < radius) {
+                highp float p = (radius - d) / radius;
+                highp float t = p * p * angle * 8.0;
+                c = mat2(cos(t), -sin(t), sin(t), cos(t)) * c;
+            }
+            gl_FragColor = texture2D(inputImageTexture, c + center);
+        }
+        """
+        let input = TestImage.pattern(width: 385, height: 289, seed: 7)
+        let out = try runShader(source, on: input, uniforms: ["radius": 0.5, "angle": 1.2, "center": [0.5, 0.5]])
+        let worst = maxDifference(out) { x, y in
+            let (u, v) = Reference_.coordinate(input, x, y)
+            var cx = u - 0.5, cy = v - 0.5
+            let d = (cx * cx + cy * cy).squareRoot()
+            if d < 0.5 {
+                let p = (0.5 - d) / 0.5
+                let t = p * p * 1.2 * 8
+                (cx, cy) = (cos(t) * cx + sin(t) * cy, -sin(t) * cx + cos(t) * cy)
+            }
+            return Reference_.bilinear(input, cx + 0.5, cy + 0.5)
+        }
+        #expect(worst.diff <= 1, "\(worst)")
+    }
+}
