@@ -4,7 +4,7 @@ final class IRBuilder {
     private(set) var nodes: [Node] = []
     private var numbering: [Node: Int32] = [:]
     /// Cap on values so that a huge unrolled loop fails with an error instead of eating memory.
-    static let maximumNodes = 400_000
+    static let maximumNodes = 200_000
     var isTooLarge: Bool { nodes.count >= IRBuilder.maximumNodes }
 
     subscript(id: Int32) -> Node { nodes[Int(id)] }
