@@ -86,16 +86,16 @@ public final class ShaderKernel: @unchecked Sendable {
         }
     }
 
-    /// Clamps to 0...1, scales to 0...255 and rounds to nearest; NaN becomes 0.
+    /// Clamps to 0...1, scales to 0...255 and rounds to nearest (ties to even); NaN becomes 0.
     @inline(__always)
     static func storePixels(_ dst: UnsafeMutablePointer<UInt8>, count: Int,
                             _ r: UnsafeMutableRawPointer, _ g: UnsafeMutableRawPointer,
                             _ b: UnsafeMutableRawPointer, _ a: UnsafeMutableRawPointer) {
         @inline(__always) func byte(_ p: UnsafeMutableRawPointer, _ l: Int) -> UInt8 {
             let v = p.load(fromByteOffset: l * 4, as: Float.self)
-            // NaN fails both comparisons and lands on 0.
+            // NaN fails both comparisons and lands on 0; rounding as in the SIMD path.
             let c: Float = v > 0 ? (v < 1 ? v : 1) : 0
-            return UInt8(truncatingIfNeeded: Int32(c * 255 + 0.5))
+            return UInt8(truncatingIfNeeded: (c * 255 + 12_582_912).bitPattern)
         }
         var done = 0
         if count == KernelCode.lanes {
@@ -106,8 +106,9 @@ public final class ShaderKernel: @unchecked Sendable {
                 let v = p.load(fromByteOffset: k * 32, as: V.self)
                 var c = v.replacing(with: 0, where: .!(v .> 0))
                 c = c.replacing(with: 1, where: c .> 1)
-                // Round half up: floor(c * 255 + 0.5), all in floats (integer masks are slow).
-                return SIMDMath.int(wholeNumbers: SIMDMath.floor(c * 255 + 0.5))
+                // Adding 1.5 * 2^23 rounds c * 255 to the nearest integer (ties to even, as GPUs
+                // convert to unorm8) and leaves it in the low mantissa bits.
+                return unsafeBitCast(c * 255 + 12_582_912, to: SIMD8<UInt32>.self) & 0xFF
             }
             for k in 0..<KernelCode.lanes / 8 {
                 let word = bytes(r, k) | (bytes(g, k) &<< 8) | (bytes(b, k) &<< 16) | (bytes(a, k) &<< 24)
