@@ -403,3 +403,62 @@ struct IssueExampleTests {
         #expect(worst.diff <= 1, "\(worst)")
     }
 }
+
+struct GPUImageStyleTests {
+    /// GPUImage's 3x3 convolution shape: neighbour varyings and a mat3 uniform indexed
+    /// [column][row], plus a weights array walked by a loop, against a Double reference.
+    @Test func convolutionWithMatrixUniformAndLoop() throws {
+        let source = """
+        precision highp float;
+        uniform sampler2D inputImageTexture;
+        uniform mediump mat3 convolutionMatrix;
+        uniform float bias[3];
+        varying vec2 textureCoordinate;
+        varying vec2 leftTextureCoordinate;
+        varying vec2 rightTextureCoordinate;
+        varying vec2 topTextureCoordinate;
+        varying vec2 topLeftTextureCoordinate;
+        varying vec2 topRightTextureCoordinate;
+        varying vec2 bottomTextureCoordinate;
+        varying vec2 bottomLeftTextureCoordinate;
+        varying vec2 bottomRightTextureCoordinate;
+
+        void main()
+        {
+            mediump vec3 bottomColor = texture2D(inputImageTexture, bottomTextureCoordinate).rgb;
+            mediump vec3 bottomLeftColor = texture2D(inputImageTexture, bottomLeftTextureCoordinate).rgb;
+            mediump vec3 bottomRightColor = texture2D(inputImageTexture, bottomRightTextureCoordinate).rgb;
+            mediump vec4 centerColor = texture2D(inputImageTexture, textureCoordinate);
+            mediump vec3 leftColor = texture2D(inputImageTexture, leftTextureCoordinate).rgb;
+            mediump vec3 rightColor = texture2D(inputImageTexture, rightTextureCoordinate).rgb;
+            mediump vec3 topColor = texture2D(inputImageTexture, topTextureCoordinate).rgb;
+            mediump vec3 topRightColor = texture2D(inputImageTexture, topRightTextureCoordinate).rgb;
+            mediump vec3 topLeftColor = texture2D(inputImageTexture, topLeftTextureCoordinate).rgb;
+
+            mediump vec3 resultColor = topLeftColor * convolutionMatrix[0][0] + topColor * convolutionMatrix[0][1] + topRightColor * convolutionMatrix[0][2];
+            resultColor += leftColor * convolutionMatrix[1][0] + centerColor.rgb * convolutionMatrix[1][1] + rightColor * convolutionMatrix[1][2];
+            resultColor += bottomLeftColor * convolutionMatrix[2][0] + bottomColor * convolutionMatrix[2][1] + bottomRightColor * convolutionMatrix[2][2];
+            for (int i = 0; i < 3; i++) { resultColor[i] += bias[i]; }
+
+            gl_FragColor = vec4(resultColor, centerColor.a);
+        }
+        """
+        let k: [[Double]] = [[-1, 0, 1], [-2, 0.5, 2], [-1, 0, 1.25]]  // columns
+        let bias = [0.1, -0.05, 0.2]
+        let input = TestImage.pattern(width: 385, height: 289, seed: 3)
+        let out = try runShader(source, on: input, uniforms: [
+            "convolutionMatrix": .array(k.map { .array($0.map { .number($0) }) }),
+            "bias": .array(bias.map { .number($0) }),
+        ])
+        let worst = maxDifference(out) { x, y in
+            var sum = SIMD4<Double>(bias[0], bias[1], bias[2], 0)
+            // convolutionMatrix[column][row]: column 0 holds the top row's weights, as GPUImage uses it.
+            for (c, dy) in [-1, 0, 1].enumerated() {
+                for (r, dx) in [-1, 0, 1].enumerated() { sum += Reference_.pixel(input, x + dx, y + dy) * k[c][r] }
+            }
+            sum.w = Reference_.pixel(input, x, y).w
+            return sum
+        }
+        #expect(worst.diff <= 1, "\(worst)")
+    }
+}
