@@ -3,7 +3,7 @@
 /// A type as written: a base type name, optionally an array size expression.
 struct TypeSyntax {
     var name: String
-    var location: SourceLocation
+    var location: ShaderSourceLocation
     var arraySize: Expr?
 }
 
@@ -22,7 +22,7 @@ indirect enum ExprKind {
     case ternary(Expr, Expr, Expr)
     /// A function call or a constructor (`vec3(...)`, `float[3](...)` is not GLSL ES 1.00).
     case call(String, [Expr])
-    case field(Expr, String, SourceLocation)
+    case field(Expr, String, ShaderSourceLocation)
     case index(Expr, Expr)
     /// `a, b`
     case sequence(Expr, Expr)
@@ -30,10 +30,10 @@ indirect enum ExprKind {
 
 final class Expr {
     let kind: ExprKind
-    let location: SourceLocation
+    let location: ShaderSourceLocation
     /// Height of the tree below: checking and lowering recurse this deep.
     let depth: Int
-    init(_ kind: ExprKind, _ location: SourceLocation) {
+    init(_ kind: ExprKind, _ location: ShaderSourceLocation) {
         self.kind = kind
         self.location = location
         switch kind {
@@ -49,7 +49,7 @@ final class Expr {
 
 struct VarDeclarator {
     var name: String
-    var location: SourceLocation
+    var location: ShaderSourceLocation
     var arraySize: Expr?
     var initializer: Expr?
 }
@@ -58,14 +58,14 @@ indirect enum Stmt {
     case declaration(isConst: Bool, type: TypeSyntax, [VarDeclarator])
     case expression(Expr)
     case block([Stmt])
-    case ifElse(Expr, Stmt, Stmt?, SourceLocation)
-    case forLoop(init: Stmt?, condition: Expr?, step: Expr?, body: Stmt, SourceLocation)
-    case whileLoop(SourceLocation)
-    case doWhileLoop(SourceLocation)
-    case breakStmt(SourceLocation)
-    case continueStmt(SourceLocation)
-    case returnStmt(Expr?, SourceLocation)
-    case discard(SourceLocation)
+    case ifElse(Expr, Stmt, Stmt?, ShaderSourceLocation)
+    case forLoop(init: Stmt?, condition: Expr?, step: Expr?, body: Stmt, ShaderSourceLocation)
+    case whileLoop(ShaderSourceLocation)
+    case doWhileLoop(ShaderSourceLocation)
+    case breakStmt(ShaderSourceLocation)
+    case continueStmt(ShaderSourceLocation)
+    case returnStmt(Expr?, ShaderSourceLocation)
+    case discard(ShaderSourceLocation)
     case empty
 }
 
@@ -76,14 +76,14 @@ struct Parameter {
     var isConst: Bool
     var type: TypeSyntax
     var name: String?
-    var location: SourceLocation
+    var location: ShaderSourceLocation
     var arraySize: Expr?
 }
 
 struct FunctionDecl {
     var returnType: TypeSyntax
     var name: String
-    var location: SourceLocation
+    var location: ShaderSourceLocation
     var parameters: [Parameter]
     /// nil for a prototype.
     var body: [Stmt]?
@@ -95,7 +95,7 @@ struct GlobalDecl {
     var storage: StorageQualifier
     var type: TypeSyntax
     var declarators: [VarDeclarator]
-    var location: SourceLocation
+    var location: ShaderSourceLocation
 }
 
 enum TopLevel {

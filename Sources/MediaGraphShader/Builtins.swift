@@ -26,7 +26,7 @@ extension Lowering {
         "\(name)(" + args.map { $0.type.description }.joined(separator: ", ") + ")"
     }
 
-    func callBuiltin(_ name: String, _ args: [Value], _ loc: SourceLocation) -> Value {
+    func callBuiltin(_ name: String, _ args: [Value], _ loc: ShaderSourceLocation) -> Value {
         let range = Builtins.argumentCounts[name] ?? 1...1
         guard range.contains(args.count) else {
             let expected = range.count == 1 ? "\(range.lowerBound)" : "\(range.lowerBound) or \(range.upperBound)"

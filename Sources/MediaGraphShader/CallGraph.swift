@@ -1,8 +1,8 @@
 /// Finds recursion (GLSL ES forbids it) from which functions each function body calls.
 enum CallGraph {
     static func reportRecursion(_ items: [TopLevel], into diagnostics: inout DiagnosticList) {
-        var calls: [String: [(String, SourceLocation)]] = [:]
-        var defined: [String: SourceLocation] = [:]
+        var calls: [String: [(String, ShaderSourceLocation)]] = [:]
+        var defined: [String: ShaderSourceLocation] = [:]
         for case .function(let f) in items {
             guard let body = f.body else { continue }
             defined[f.name] = defined[f.name] ?? f.location
@@ -33,7 +33,7 @@ enum CallGraph {
         for name in defined.keys.sorted() where state[name] == nil { visit(name) }
     }
 
-    private static func collect(_ s: Stmt, _ out: inout [(String, SourceLocation)]) {
+    private static func collect(_ s: Stmt, _ out: inout [(String, ShaderSourceLocation)]) {
         switch s {
         case .declaration(_, let t, let decls):
             if let e = t.arraySize { collect(e, &out) }
@@ -52,7 +52,7 @@ enum CallGraph {
         }
     }
 
-    private static func collect(_ e: Expr, _ out: inout [(String, SourceLocation)]) {
+    private static func collect(_ e: Expr, _ out: inout [(String, ShaderSourceLocation)]) {
         switch e.kind {
         case .call(let name, let args):
             out.append((name, e.location))

@@ -1,9 +1,10 @@
-/// A position in shader source: 1-based line and column.
-public struct SourceLocation: Hashable, Sendable, Comparable {
+/// A position in shader source: 1-based line and column (named apart from the graph loader's
+/// SourceLocation so both modules can be imported together).
+public struct ShaderSourceLocation: Hashable, Sendable, Comparable {
     public var line: Int
     public var column: Int
     public init(line: Int, column: Int) { self.line = line; self.column = column }
-    public static func < (a: SourceLocation, b: SourceLocation) -> Bool {
+    public static func < (a: ShaderSourceLocation, b: ShaderSourceLocation) -> Bool {
         (a.line, a.column) < (b.line, b.column)
     }
 }
@@ -12,7 +13,7 @@ public struct SourceLocation: Hashable, Sendable, Comparable {
 public struct ShaderDiagnostic: Hashable, Sendable, CustomStringConvertible {
     public enum Severity: String, Sendable { case error, warning }
     public var severity: Severity
-    public var location: SourceLocation
+    public var location: ShaderSourceLocation
     public var message: String
     public var description: String { "\(location.line):\(location.column): \(severity.rawValue): \(message)" }
 }
@@ -68,7 +69,7 @@ struct DiagnosticList {
 
     func hasError(onLine line: Int) -> Bool { items.contains { $0.severity == .error && $0.location.line == line } }
 
-    mutating func error(_ location: SourceLocation, _ message: String) {
+    mutating func error(_ location: ShaderSourceLocation, _ message: String) {
         add(ShaderDiagnostic(severity: .error, location: location, message: message))
     }
 

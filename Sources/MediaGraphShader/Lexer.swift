@@ -6,9 +6,9 @@ struct Lexer {
     private var pos = 0
     private var line = 1
     private var lineStart = 0
-    private var macros: [String: [Token]] = ["GL_ES": [Token(kind: .intLiteral, text: "1", location: SourceLocation(line: 0, column: 0), intValue: 1)]]
+    private var macros: [String: [Token]] = ["GL_ES": [Token(kind: .intLiteral, text: "1", location: ShaderSourceLocation(line: 0, column: 0), intValue: 1)]]
     /// One entry per open #if: whether this branch is emitted, whether any branch was taken.
-    private var conditionals: [(active: Bool, taken: Bool, location: SourceLocation)] = []
+    private var conditionals: [(active: Bool, taken: Bool, location: ShaderSourceLocation)] = []
     var diagnostics: DiagnosticList
 
     init(source: String, diagnostics: DiagnosticList) {
@@ -17,7 +17,7 @@ struct Lexer {
     }
 
     private var emitting: Bool { conditionals.allSatisfy { $0.active } }
-    private var here: SourceLocation { SourceLocation(line: line, column: pos - lineStart + 1) }
+    private var here: ShaderSourceLocation { ShaderSourceLocation(line: line, column: pos - lineStart + 1) }
 
     /// All tokens of the source with macros expanded, ending in one `.end` token.
     mutating func tokenize() -> [Token] {
@@ -141,7 +141,7 @@ struct Lexer {
         return nil
     }
 
-    private mutating func number(_ start: SourceLocation) -> Token {
+    private mutating func number(_ start: ShaderSourceLocation) -> Token {
         let s = pos
         if bytes[pos] == UInt8(ascii: "0") && pos + 1 < bytes.count && (bytes[pos + 1] | 0x20) == UInt8(ascii: "x") {
             pos += 2
@@ -275,7 +275,7 @@ struct Lexer {
 
     /// `#if` conditions: an integer, a macro that expands to one, or `defined(NAME)` / `defined NAME`,
     /// optionally negated with '!'.
-    private mutating func evaluateCondition(_ tokens: [Token], at location: SourceLocation) -> Bool {
+    private mutating func evaluateCondition(_ tokens: [Token], at location: ShaderSourceLocation) -> Bool {
         var t = tokens
         var negate = false
         while let f = t.first, f.isPunct("!") { negate.toggle(); t.removeFirst() }

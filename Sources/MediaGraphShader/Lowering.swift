@@ -16,7 +16,7 @@ final class Lowering {
     var uniforms: [ShaderUniform] = []
     var uniformSlotCount = 0
     var samplerName: String?
-    var mainLocation = SourceLocation(line: 1, column: 1)
+    var mainLocation = ShaderSourceLocation(line: 1, column: 1)
 
     static let maximumIterations = 1024
     /// Iterations of all loops together (nested empty loops emit nothing but still take time).
@@ -32,13 +32,13 @@ final class Lowering {
 
     init(diagnostics: DiagnosticList) { self.diagnostics = diagnostics }
 
-    func error(_ loc: SourceLocation, _ message: String) { diagnostics.error(loc, message) }
+    func error(_ loc: ShaderSourceLocation, _ message: String) { diagnostics.error(loc, message) }
 
     // MARK: program
 
     func lower(_ items: [TopLevel]) {
         fragColor = Variable(name: "gl_FragColor", type: .vec(4), ids: Array(repeating: b.constant(0), count: 4),
-                             storage: .fragColor, location: SourceLocation(line: 1, column: 1))
+                             storage: .fragColor, location: ShaderSourceLocation(line: 1, column: 1))
         scopes[0]["gl_FragColor"] = fragColor
         frames = [Frame(name: "", ifMask: nil, returnFlag: nil, returnType: .void, returnValue: [])]
         var mainDecl: FunctionDecl?
@@ -65,7 +65,7 @@ final class Lowering {
             discardFlag = savedDiscard
         }
         guard let main = mainDecl, let body = main.body else {
-            error(SourceLocation(line: 1, column: 1), "shader has no 'void main()' function")
+            error(ShaderSourceLocation(line: 1, column: 1), "shader has no 'void main()' function")
             return
         }
         mainLocation = main.location
@@ -198,13 +198,13 @@ final class Lowering {
     }
 
     /// Declares a variable after an error in its declaration, so its uses give no second error.
-    private func declarePlaceholder(_ name: String, type: ShaderType, at loc: SourceLocation) {
+    private func declarePlaceholder(_ name: String, type: ShaderType, at loc: ShaderSourceLocation) {
         scopes[0][name] = Variable(name: name, type: type, ids: Array(repeating: b.constant(0), count: type.componentCount),
                                    storage: .varying, location: loc)
     }
 
     /// texelWidth, texelHeight and imageSize come from the frame when a shader declares them.
-    private func providedUniform(_ name: String, type: ShaderType, at loc: SourceLocation) -> [Int32]? {
+    private func providedUniform(_ name: String, type: ShaderType, at loc: ShaderSourceLocation) -> [Int32]? {
         let expected: ShaderType
         let ids: [Int32]
         switch name {
@@ -220,7 +220,7 @@ final class Lowering {
     }
 
     /// Declares a local or global variable in the innermost scope.
-    func declareVariable(_ d: VarDeclarator, type: ShaderType, isConst: Bool, typeLocation: SourceLocation) {
+    func declareVariable(_ d: VarDeclarator, type: ShaderType, isConst: Bool, typeLocation: ShaderSourceLocation) {
         if type.scalar == .sampler { error(typeLocation, "sampler variables must be uniforms"); return }
         if type.scalar == .void { error(typeLocation, "variables cannot have type void"); return }
         var ids = Array(repeating: b.constant(0), count: type.componentCount)
@@ -394,7 +394,7 @@ final class Lowering {
     }
 
     /// Unrolls a for loop: the condition must be a compile-time constant at every iteration.
-    private func lowerFor(_ initS: Stmt?, _ condExpr: Expr?, _ step: Expr?, _ body: Stmt, _ loc: SourceLocation) {
+    private func lowerFor(_ initS: Stmt?, _ condExpr: Expr?, _ step: Expr?, _ body: Stmt, _ loc: ShaderSourceLocation) {
         scopes.append([:])
         defer { scopes.removeLast() }
         if let i = initS {

@@ -107,14 +107,14 @@ extension Lowering {
         return "the target"
     }
 
-    func checkNumeric(_ t: ShaderType, _ op: String, _ loc: SourceLocation) -> Bool {
+    func checkNumeric(_ t: ShaderType, _ op: String, _ loc: ShaderSourceLocation) -> Bool {
         if t.isNumeric && t.scalar != .sampler { return true }
         error(loc, "operator '\(op)' needs an int or float operand (scalar, vector or matrix), found \(t)")
         return false
     }
 
     /// Element type, components per element and element count of an indexable type.
-    func indexing(_ t: ShaderType, at loc: SourceLocation) -> (ShaderType, Int, Int)? {
+    func indexing(_ t: ShaderType, at loc: ShaderSourceLocation) -> (ShaderType, Int, Int)? {
         if t.isArray { return (t.element, t.element.componentCount, t.arrayLength) }
         if t.isMatrix { return (t.column, t.size, t.columns) }
         if t.isVector { return (t.componentType, 1, t.size) }
@@ -123,7 +123,7 @@ extension Lowering {
     }
 
     /// Component positions named by a swizzle like `xy`, `bgr` or `stp`.
-    func swizzle(_ name: String, of t: ShaderType, at loc: SourceLocation, forWriting: Bool) -> [Int]? {
+    func swizzle(_ name: String, of t: ShaderType, at loc: ShaderSourceLocation, forWriting: Bool) -> [Int]? {
         guard t.isVector else {
             error(loc, t.isScalar ? "cannot swizzle a scalar (\(t)) in GLSL ES 1.00: '.\(name)'" : "type \(t) has no field '\(name)'")
             return nil
@@ -182,7 +182,7 @@ extension Lowering {
 
     // MARK: operators
 
-    private func lowerUnary(_ op: String, _ x: Expr, _ loc: SourceLocation) -> Value {
+    private func lowerUnary(_ op: String, _ x: Expr, _ loc: ShaderSourceLocation) -> Value {
         if op == "++" || op == "--" {
             guard let lv = lvalue(x), checkNumeric(lv.type, op, x.location) else { return .error }
             let one = b.constant(1)
@@ -205,7 +205,7 @@ extension Lowering {
         }
     }
 
-    private func lowerBinary(_ op: String, _ l: Expr, _ r: Expr, _ loc: SourceLocation) -> Value {
+    private func lowerBinary(_ op: String, _ l: Expr, _ r: Expr, _ loc: ShaderSourceLocation) -> Value {
         if op == "&&" || op == "||" || op == "^^" {
             let lv = lowerExpression(l)
             let lid = (lv.isError || lv.type != .bool) ? b.constant(1) : lv.ids[0]
@@ -249,7 +249,7 @@ extension Lowering {
 
     /// + - * / on scalars, vectors and matrices, with GLSL's shapes (no implicit int/float
     /// conversion, as in GLSL ES 1.00).
-    func arithmetic(_ op: String, _ l: Value, _ r: Value, _ loc: SourceLocation) -> Value {
+    func arithmetic(_ op: String, _ l: Value, _ r: Value, _ loc: ShaderSourceLocation) -> Value {
         let lt = l.type, rt = r.type
         guard lt.isNumeric, rt.isNumeric, lt.scalar == rt.scalar, !lt.isArray, !rt.isArray else {
             error(loc, "type mismatch: cannot apply '\(op)' to \(lt) and \(rt)")
@@ -292,7 +292,7 @@ extension Lowering {
 
     // MARK: calls
 
-    private func lowerCall(_ name: String, _ argExprs: [Expr], _ loc: SourceLocation) -> Value {
+    private func lowerCall(_ name: String, _ argExprs: [Expr], _ loc: ShaderSourceLocation) -> Value {
         if let type = ShaderType.named(name) {
             let args = argExprs.map(lowerExpression)
             if args.contains(where: \.isError) { return .error }
@@ -355,7 +355,7 @@ extension Lowering {
         }
     }
 
-    func construct(_ type: ShaderType, name: String, _ args: [Value], _ loc: SourceLocation) -> Value {
+    func construct(_ type: ShaderType, name: String, _ args: [Value], _ loc: ShaderSourceLocation) -> Value {
         if type.scalar == .void || type.scalar == .sampler {
             error(loc, "cannot construct a value of type \(type)")
             return .error

@@ -14,8 +14,8 @@ final class Variable {
     let type: ShaderType
     var ids: [Int32]
     let storage: Storage
-    let location: SourceLocation
-    init(name: String, type: ShaderType, ids: [Int32], storage: Storage, location: SourceLocation) {
+    let location: ShaderSourceLocation
+    init(name: String, type: ShaderType, ids: [Int32], storage: Storage, location: ShaderSourceLocation) {
         self.name = name; self.type = type; self.ids = ids; self.storage = storage; self.location = location
     }
 

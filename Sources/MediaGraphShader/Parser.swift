@@ -36,7 +36,7 @@ struct Parser {
         return t
     }
 
-    private mutating func fail(_ message: String, at location: SourceLocation? = nil) -> SyntaxError {
+    private mutating func fail(_ message: String, at location: ShaderSourceLocation? = nil) -> SyntaxError {
         let loc = location ?? current.location
         // A bad character already reported on this line explains the syntax error that follows.
         if !diagnostics.hasError(onLine: loc.line) { diagnostics.error(loc, message) }

@@ -4,7 +4,7 @@ public struct ShaderUniform: Sendable, CustomStringConvertible {
     public let type: ShaderType
     /// First slot of the uniform in the bound value array.
     let slot: Int
-    public let location: SourceLocation
+    public let location: ShaderSourceLocation
     public var description: String { "uniform \(type) \(name)" }
 }
 

@@ -3,7 +3,7 @@ struct Token: Equatable {
     enum Kind: Equatable { case identifier, intLiteral, floatLiteral, punct, end }
     var kind: Kind
     var text: String
-    var location: SourceLocation
+    var location: ShaderSourceLocation
     var intValue: Int = 0
     var floatValue: Double = 0
 
