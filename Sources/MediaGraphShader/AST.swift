@@ -1,0 +1,104 @@
+/// Syntax tree of a shader, as the parser builds it (types still unresolved names).
+
+/// A type as written: a base type name, optionally an array size expression.
+struct TypeSyntax {
+    var name: String
+    var location: ShaderSourceLocation
+    var arraySize: Expr?
+}
+
+indirect enum ExprKind {
+    case intLiteral(Int)
+    case floatLiteral(Double)
+    case boolLiteral(Bool)
+    case identifier(String)
+    /// `op e` for - ! ~ + and prefix ++/--.
+    case unary(String, Expr)
+    /// `e++` / `e--`.
+    case postfix(String, Expr)
+    case binary(String, Expr, Expr)
+    /// `=`, `+=` and the other compound assignments.
+    case assign(String, Expr, Expr)
+    case ternary(Expr, Expr, Expr)
+    /// A function call or a constructor (`vec3(...)`, `float[3](...)` is not GLSL ES 1.00).
+    case call(String, [Expr])
+    case field(Expr, String, ShaderSourceLocation)
+    case index(Expr, Expr)
+    /// `a, b`
+    case sequence(Expr, Expr)
+}
+
+final class Expr {
+    let kind: ExprKind
+    let location: ShaderSourceLocation
+    /// Height of the tree below: checking and lowering recurse this deep.
+    let depth: Int
+    init(_ kind: ExprKind, _ location: ShaderSourceLocation) {
+        self.kind = kind
+        self.location = location
+        switch kind {
+        case .unary(_, let x), .postfix(_, let x), .field(let x, _, _): depth = x.depth + 1
+        case .binary(_, let x, let y), .assign(_, let x, let y), .index(let x, let y), .sequence(let x, let y):
+            depth = max(x.depth, y.depth) + 1
+        case .ternary(let x, let y, let z): depth = max(x.depth, y.depth, z.depth) + 1
+        case .call(_, let args): depth = (args.map(\.depth).max() ?? 0) + 1
+        default: depth = 1
+        }
+    }
+}
+
+struct VarDeclarator {
+    var name: String
+    var location: ShaderSourceLocation
+    var arraySize: Expr?
+    var initializer: Expr?
+}
+
+indirect enum Stmt {
+    case declaration(isConst: Bool, type: TypeSyntax, [VarDeclarator])
+    case expression(Expr)
+    case block([Stmt])
+    case ifElse(Expr, Stmt, Stmt?, ShaderSourceLocation)
+    case forLoop(init: Stmt?, condition: Expr?, step: Expr?, body: Stmt, ShaderSourceLocation)
+    case whileLoop(ShaderSourceLocation)
+    case doWhileLoop(ShaderSourceLocation)
+    case breakStmt(ShaderSourceLocation)
+    case continueStmt(ShaderSourceLocation)
+    case returnStmt(Expr?, ShaderSourceLocation)
+    case discard(ShaderSourceLocation)
+    case empty
+}
+
+enum ParameterQualifier { case none, `in`, out, `inout` }
+
+struct Parameter {
+    var qualifier: ParameterQualifier
+    var isConst: Bool
+    var type: TypeSyntax
+    var name: String?
+    var location: ShaderSourceLocation
+    var arraySize: Expr?
+}
+
+struct FunctionDecl {
+    var returnType: TypeSyntax
+    var name: String
+    var location: ShaderSourceLocation
+    var parameters: [Parameter]
+    /// nil for a prototype.
+    var body: [Stmt]?
+}
+
+enum StorageQualifier { case none, const, uniform, varying, attribute }
+
+struct GlobalDecl {
+    var storage: StorageQualifier
+    var type: TypeSyntax
+    var declarators: [VarDeclarator]
+    var location: ShaderSourceLocation
+}
+
+enum TopLevel {
+    case global(GlobalDecl)
+    case function(FunctionDecl)
+}

@@ -1,0 +1,109 @@
+/// Builds the SSA list, folding constants, simplifying identities and reusing an identical earlier
+/// value (value numbering) as it goes, so unrolled loops and inlined functions stay small.
+final class IRBuilder {
+    private(set) var nodes: [Node] = []
+    private var numbering: [Node: Int32] = [:]
+    /// Cap on values so that a huge unrolled loop fails with an error instead of eating memory.
+    static let maximumNodes = 200_000
+    var isTooLarge: Bool { nodes.count >= IRBuilder.maximumNodes }
+
+    subscript(id: Int32) -> Node { nodes[Int(id)] }
+
+    func constantValue(_ id: Int32) -> Float? {
+        let n = nodes[Int(id)]
+        return n.op == .const ? n.imm : nil
+    }
+
+    func isConstant(_ id: Int32) -> Bool { nodes[Int(id)].op == .const }
+
+    private func append(_ n: Node) -> Int32 {
+        if let existing = numbering[n] { return existing }
+        let id = Int32(nodes.count)
+        nodes.append(n)
+        numbering[n] = id
+        return id
+    }
+
+    func constant(_ v: Float) -> Int32 {
+        // Float equality makes -0 and +0 one constant; shaders do not rely on the sign of zero.
+        append(Node(op: .const, imm: v))
+    }
+
+    func source(_ op: Op, imm: Float = 0, imm2: Int32 = 0) -> Int32 {
+        if op == .opaque {  // never merge two unknowns
+            let id = Int32(nodes.count)
+            nodes.append(Node(op: .opaque, imm2: id))
+            return id
+        }
+        return append(Node(op: op, imm: imm, imm2: imm2))
+    }
+
+    /// First of the four consecutive result values of `.texture` / `.loadPixel`.
+    func multi(_ op: Op, _ a: Int32 = -1, _ b: Int32 = -1, imm: Float = 0, imm2: Int32 = 0) -> [Int32] {
+        let key = Node(op: op, a: a, b: b, imm: imm, imm2: imm2)
+        if let first = numbering[key] { return (0..<4).map { first + Int32($0) } }
+        let first = Int32(nodes.count)
+        nodes.append(key)
+        numbering[key] = first
+        for i in 1..<4 { nodes.append(Node(op: .channel, a: first, imm2: Int32(i))) }
+        return (0..<4).map { first + Int32($0) }
+    }
+
+    func emit(_ op: Op, _ a: Int32, _ b: Int32 = -1, _ c: Int32 = -1) -> Int32 {
+        let ka = constantValue(a)
+        let kb = b >= 0 ? constantValue(b) : nil
+        switch op.operandCount {
+        case 1:
+            if let x = ka { return constant(ScalarMath.unary(op, x)) }
+            if op == .neg, nodes[Int(a)].op == .neg { return nodes[Int(a)].a }
+            if op == .not, nodes[Int(a)].op == .not { return emit(.ne, nodes[Int(a)].a, constant(0)) }
+        case 2:
+            if let x = ka, let y = kb { return constant(ScalarMath.binary(op, x, y)) }
+            switch op {
+            case .add:
+                if kb == 0 { return a }
+                if ka == 0 { return b }
+            case .sub:
+                if kb == 0 { return a }
+                if ka == 0 { return emit(.neg, b) }
+                if a == b { return constant(0) }
+            case .mul:
+                // x * 0 = 0 as GPU compilers fold it (NaN/inf inputs aside), so zero matrix
+                // entries and zero weights cost nothing.
+                if kb == 1 { return a }
+                if ka == 1 { return b }
+                if kb == 0 || ka == 0 { return constant(0) }
+                if kb == -1 { return emit(.neg, a) }
+                if ka == -1 { return emit(.neg, b) }
+            case .div:
+                if kb == 1 { return a }
+            case .and:
+                if let x = ka { return x != 0 ? bool(b) : constant(0) }
+                if let y = kb { return y != 0 ? bool(a) : constant(0) }
+                if a == b { return bool(a) }
+            case .or:
+                if let x = ka { return x != 0 ? constant(1) : bool(b) }
+                if let y = kb { return y != 0 ? constant(1) : bool(a) }
+                if a == b { return bool(a) }
+            case .min, .max:
+                if a == b { return a }
+            default: break
+            }
+            if op.isCommutative && b < a { return append(Node(op: op, a: b, b: a)) }
+        default:
+            if let x = ka { return x != 0 ? b : c }
+            if b == c { return b }
+            // select(m, 1, 0) is m itself when m is already 0/1.
+        }
+        return append(Node(op: op, a: a, b: b, c: c))
+    }
+
+    /// `x` as a 0/1 value (comparisons and logic already are).
+    func bool(_ x: Int32) -> Int32 {
+        switch nodes[Int(x)].op {
+        case .lt, .le, .eq, .ne, .and, .or, .not, .xor: return x
+        case .const: return constant(nodes[Int(x)].imm != 0 ? 1 : 0)
+        default: return emit(.ne, x, constant(0))
+        }
+    }
+}

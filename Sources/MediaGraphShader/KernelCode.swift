@@ -1,0 +1,112 @@
+/// One instruction of the compiled kernel: operands and results are registers, each register
+/// holding `KernelCode.lanes` floats (one per pixel of a tile).
+struct Instruction {
+    var op: Op
+    var dst: Int32
+    var a: Int32 = -1
+    var b: Int32 = -1
+    var c: Int32 = -1
+    /// Extra results of `.texture` / `.loadPixel` (green, blue, alpha).
+    var dst1: Int32 = -1
+    var dst2: Int32 = -1
+    var dst3: Int32 = -1
+    var imm: Float = 0
+    var imm2: Int32 = 0
+}
+
+/// The SSA of a shader scheduled for the kernel: values fixed for a frame (constants, uniforms,
+/// anything computed only from them) go to `setup`, run once per frame; the rest go to `pixel`,
+/// run for every tile of pixels, with registers reused as soon as a value is dead.
+struct KernelCode {
+    /// Pixels per tile: 64 floats per register keeps a shader's registers in the L1 cache.
+    static let lanes = 64
+    var setup: [Instruction] = []
+    var pixel: [Instruction] = []
+    var registerCount = 0
+    /// Registers of gl_FragColor (after discard) r, g, b, a.
+    var output: [Int32] = []
+
+    init(nodes: [Node], outputs: [Int32]) {
+        let count = nodes.count
+        // Which values are fixed for a whole frame.
+        var frameFixed = [Bool](repeating: false, count: count)
+        for (i, n) in nodes.enumerated() {
+            switch n.op {
+            case .coordX, .coordY, .opaque, .texture, .loadPixel, .channel: frameFixed[i] = false
+            default:
+                if n.op.isFrameSource { frameFixed[i] = true; continue }
+                let k = n.op.operandCount
+                frameFixed[i] = (k < 1 || frameFixed[Int(n.a)]) && (k < 2 || frameFixed[Int(n.b)]) && (k < 3 || frameFixed[Int(n.c)])
+            }
+        }
+        // Live values, walking back from the outputs.
+        var live = [Bool](repeating: false, count: count)
+        for o in outputs { live[Int(o)] = true }
+        for i in stride(from: count - 1, through: 0, by: -1) where live[i] {
+            let n = nodes[i]
+            if n.op == .channel { live[Int(n.a)] = true; continue }
+            let k = n.op.operandCount
+            if k >= 1 { live[Int(n.a)] = true }
+            if k >= 2 { live[Int(n.b)] = true }
+            if k >= 3 { live[Int(n.c)] = true }
+        }
+        var register = [Int32](repeating: -1, count: count)
+        var next: Int32 = 0
+        for i in 0..<count where live[i] && frameFixed[i] {
+            register[i] = next
+            next += 1
+            let n = nodes[i]
+            setup.append(Instruction(op: n.op, dst: next - 1, a: n.a >= 0 ? register[Int(n.a)] : -1,
+                                     b: n.b >= 0 ? register[Int(n.b)] : -1, c: n.c >= 0 ? register[Int(n.c)] : -1,
+                                     imm: n.imm, imm2: n.imm2))
+        }
+        // Last use of each per-pixel value; outputs stay live to the end.
+        var lastUse = [Int](repeating: -1, count: count)
+        for i in 0..<count where live[i] && !frameFixed[i] {
+            let n = nodes[i]
+            let k = n.op == .channel ? 0 : n.op.operandCount
+            for (j, operand) in [n.a, n.b, n.c].prefix(k).enumerated() where !frameFixed[Int(operand)] {
+                _ = j
+                lastUse[Int(operand)] = i
+            }
+        }
+        for o in outputs { lastUse[Int(o)] = Int.max }
+        var free: [Int32] = []
+        var highest = next
+        func allocate() -> Int32 {
+            if let r = free.popLast() { return r }
+            highest += 1
+            return highest - 1
+        }
+        for i in 0..<count where live[i] && !frameFixed[i] {
+            let n = nodes[i]
+            if n.op == .channel { continue }  // allocated with its instruction
+            let k = n.op.operandCount
+            let operands = [n.a, n.b, n.c].prefix(k).map { register[Int($0)] }
+            // Operands dying here free their registers first: every instruction reads a lane
+            // before it writes that lane, so a result may reuse an operand's register.
+            for operand in Set([n.a, n.b, n.c].prefix(k)) where !frameFixed[Int(operand)] && lastUse[Int(operand)] == i {
+                free.append(register[Int(operand)])
+            }
+            var inst = Instruction(op: n.op, dst: 0, a: operands.count > 0 ? operands[0] : -1,
+                                   b: operands.count > 1 ? operands[1] : -1, c: operands.count > 2 ? operands[2] : -1,
+                                   imm: n.imm, imm2: n.imm2)
+            let results = n.op.resultCount
+            var dsts: [Int32] = []
+            for r in 0..<results {
+                let id = i + r
+                let reg = allocate()
+                register[id] = reg
+                dsts.append(reg)
+            }
+            inst.dst = dsts[0]
+            if results == 4 { inst.dst1 = dsts[1]; inst.dst2 = dsts[2]; inst.dst3 = dsts[3] }
+            pixel.append(inst)
+            for r in 0..<results where !live[i + r] || lastUse[i + r] < 0 {
+                if lastUse[i + r] != Int.max { free.append(register[i + r]) }  // result nobody reads
+            }
+        }
+        registerCount = Int(highest)
+        output = outputs.map { register[Int($0)] }
+    }
+}

@@ -1,1 +1,0 @@
-// Module MediaGraphShader: filled in by its own work item.

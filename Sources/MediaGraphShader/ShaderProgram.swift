@@ -1,0 +1,95 @@
+/// A fragment shader parsed, type-checked and compiled; bind uniform values to run it.
+///
+/// ```swift
+/// let program = try ShaderProgram(source: text, fileName: "swirl.glsl")
+/// let bound = try program.bind(uniforms: ["radius": 0.5, "angle": 1.2, "center": [0.5, 0.5]])
+/// let kernel = ShaderKernel(program: bound)
+/// try kernel.run(source: input, destination: output, threads: 0)
+/// ```
+public final class ShaderProgram: @unchecked Sendable {
+    public let fileName: String
+    public let source: String
+    /// The uniforms the graph may set (texelWidth, texelHeight and imageSize, which the filter
+    /// provides, and the sampler are not listed).
+    public let uniforms: [ShaderUniform]
+    let nodes: [Node]
+    let outputs: [Int32]
+    let uniformSlotCount: Int
+
+    /// Compiles `source`; throws `ShaderCompileError` with every diagnostic found.
+    public init(source: String, fileName: String = "shader.glsl") throws {
+        self.fileName = fileName
+        self.source = source
+        var lexer = Lexer(source: source, diagnostics: DiagnosticList())
+        let tokens = lexer.tokenize()
+        var parser = Parser(tokens: tokens, diagnostics: lexer.diagnostics)
+        let items = parser.parseTranslationUnit()
+        var diagnostics = parser.diagnostics
+        CallGraph.reportRecursion(items, into: &diagnostics)
+        let lowering = Lowering(diagnostics: diagnostics)
+        // Declarations are still checked after syntax errors, so one run reports more.
+        lowering.lower(items)
+        let all = lowering.diagnostics.items.sorted { $0.location < $1.location }
+        if all.contains(where: { $0.severity == .error }) {
+            throw ShaderCompileError(fileName: fileName, source: source, diagnostics: all)
+        }
+        var outputs = lowering.fragColor.ids
+        if let discard = lowering.discardFlag {
+            // A discarded pixel keeps the input pixel.
+            let original = lowering.b.multi(.loadPixel)
+            outputs = (0..<4).map { lowering.b.emit(.select, discard, original[$0], outputs[$0]) }
+        }
+        nodes = lowering.b.nodes
+        self.outputs = outputs
+        uniforms = lowering.uniforms
+        uniformSlotCount = lowering.uniformSlotCount
+    }
+
+    /// Checks and binds uniform values. A uniform the shader does not declare, or a value of the
+    /// wrong type or length, is an error naming the uniform, what it expects and what it got.
+    /// A declared uniform without a value is 0, with a warning in `warnings`.
+    public func bind(uniforms values: [String: ShaderUniformValue]) throws -> BoundShaderProgram {
+        var slots = [Float](repeating: 0, count: uniformSlotCount)
+        var errors: [ShaderUniformError] = []
+        for name in values.keys.sorted() where !uniforms.contains(where: { $0.name == name }) {
+            let provided = ["texelWidth", "texelHeight", "imageSize"].contains(name)
+            let known = uniforms.map { "'\($0.name)'" }.joined(separator: ", ")
+            errors.append(ShaderUniformError(uniform: name, message: provided
+                ? "uniform '\(name)' is provided by the filter from the frame size and cannot be set"
+                : "\(fileName) declares no uniform '\(name)'" + (known.isEmpty ? " (it declares none)" : " (it declares \(known))")))
+        }
+        var warnings: [String] = []
+        for u in uniforms {
+            guard let v = values[u.name] else {
+                warnings.append("\(fileName):\(u.location.line):\(u.location.column): warning: uniform '\(u.name)' (\(u.type)) has no value; it is 0")
+                continue
+            }
+            switch u.components(of: v, fileName: fileName) {
+            case .success(let c): for (i, x) in c.enumerated() { slots[u.slot + i] = x }
+            case .failure(let e): errors.append(e)
+            }
+        }
+        if !errors.isEmpty { throw ShaderBindError(errors: errors) }
+        let specialized = Specialization.specialize(nodes: nodes, outputs: outputs, uniforms: slots)
+        return BoundShaderProgram(program: self, code: KernelCode(nodes: specialized.nodes, outputs: specialized.outputs),
+                                  warnings: warnings)
+    }
+}
+
+/// Every uniform value that does not fit, one message per line.
+public struct ShaderBindError: Error, CustomStringConvertible, Sendable {
+    public var errors: [ShaderUniformError]
+    public var description: String { errors.map(\.message).joined(separator: "\n") }
+}
+
+/// A compiled shader with its uniform values: what a kernel runs.
+public struct BoundShaderProgram: Sendable {
+    public let program: ShaderProgram
+    /// The kernel code with the uniform values folded in.
+    let code: KernelCode
+    /// Operations run per tile of pixels and once per frame, after optimisation.
+    public var pixelOperationCount: Int { code.pixel.count }
+    public var frameOperationCount: Int { code.setup.count }
+    /// Things worth telling the user, e.g. a declared uniform without a value.
+    public let warnings: [String]
+}

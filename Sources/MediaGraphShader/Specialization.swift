@@ -1,0 +1,42 @@
+/// Rebuilds the SSA with the bound uniform values as constants, so the builder's folding and
+/// identities see them (sepia with intensity 1 loses its mix; a branch on a uniform becomes
+/// straight code). Only values the outputs need are copied.
+enum Specialization {
+    static func specialize(nodes: [Node], outputs: [Int32], uniforms: [Float]) -> (nodes: [Node], outputs: [Int32]) {
+        var live = [Bool](repeating: false, count: nodes.count)
+        for o in outputs { live[Int(o)] = true }
+        for i in stride(from: nodes.count - 1, through: 0, by: -1) where live[i] {
+            let n = nodes[i]
+            if n.op == .channel { live[Int(n.a)] = true; continue }
+            let k = n.op.operandCount
+            if k >= 1 { live[Int(n.a)] = true }
+            if k >= 2 { live[Int(n.b)] = true }
+            if k >= 3 { live[Int(n.c)] = true }
+        }
+        let b = IRBuilder()
+        var map = [Int32](repeating: -1, count: nodes.count)
+        for (i, n) in nodes.enumerated() where live[i] {
+            switch n.op {
+            case .uniform:
+                let slot = Int(n.imm2)
+                map[i] = b.constant(slot < uniforms.count ? uniforms[slot] : 0)
+            case .const:
+                map[i] = b.constant(n.imm)
+            case .channel:
+                if map[Int(n.a)] >= 0 { map[i] = map[Int(n.a)] + n.imm2 }
+            case .texture:
+                map[i] = b.multi(.texture, map[Int(n.a)], map[Int(n.b)])[0]
+            case .loadPixel:
+                map[i] = b.multi(.loadPixel, imm: n.imm, imm2: n.imm2)[0]
+            default:
+                switch n.op.operandCount {
+                case 0: map[i] = b.source(n.op, imm: n.imm, imm2: n.imm2)
+                case 1: map[i] = b.emit(n.op, map[Int(n.a)])
+                case 2: map[i] = b.emit(n.op, map[Int(n.a)], map[Int(n.b)])
+                default: map[i] = b.emit(n.op, map[Int(n.a)], map[Int(n.b)], map[Int(n.c)])
+                }
+            }
+        }
+        return (b.nodes, outputs.map { map[Int($0)] })
+    }
+}

@@ -1,0 +1,213 @@
+import MediaGraphCore
+
+/// Runs kernel instructions over one tile of pixels. Registers live in one raw buffer:
+/// register r is `KernelCode.lanes` floats at byte offset r * lanes * 4.
+struct TileExecutor {
+    typealias V = SIMD8<Float>
+    static let chunks = KernelCode.lanes / 8
+    static let registerBytes = KernelCode.lanes * 4
+
+    let registers: UnsafeMutableRawPointer
+    let source: UnsafePointer<UInt8>
+    let sourceStride: Int
+    let width: Int
+    let height: Int
+    let widthF: Float
+    let heightF: Float
+
+    @inline(__always) func reg(_ r: Int32) -> UnsafeMutableRawPointer {
+        registers + Int(r) * TileExecutor.registerBytes
+    }
+
+    @inline(__always) func load(_ p: UnsafeMutableRawPointer, _ k: Int) -> V {
+        p.load(fromByteOffset: k * 32, as: V.self)
+    }
+
+    @inline(__always) func store(_ p: UnsafeMutableRawPointer, _ k: Int, _ v: V) {
+        p.storeBytes(of: v, toByteOffset: k * 32, as: V.self)
+    }
+
+    @inline(__always) func map1(_ i: Instruction, _ f: (V) -> V) {
+        let d = reg(i.dst), a = reg(i.a)
+        for k in 0..<TileExecutor.chunks { store(d, k, f(load(a, k))) }
+    }
+
+    @inline(__always) func map2(_ i: Instruction, _ f: (V, V) -> V) {
+        let d = reg(i.dst), a = reg(i.a), b = reg(i.b)
+        for k in 0..<TileExecutor.chunks { store(d, k, f(load(a, k), load(b, k))) }
+    }
+
+    /// Lane-by-lane for operations without a SIMD form (transcendentals).
+    @inline(__always) func lanes1(_ i: Instruction) {
+        let d = reg(i.dst), a = reg(i.a)
+        let op = i.op
+        for l in 0..<KernelCode.lanes {
+            let x = a.load(fromByteOffset: l * 4, as: Float.self)
+            d.storeBytes(of: ScalarMath.unary(op, x), toByteOffset: l * 4, as: Float.self)
+        }
+    }
+
+    @inline(__always) func lanes2(_ i: Instruction) {
+        let d = reg(i.dst), a = reg(i.a), b = reg(i.b)
+        let op = i.op
+        for l in 0..<KernelCode.lanes {
+            let x = a.load(fromByteOffset: l * 4, as: Float.self)
+            let y = b.load(fromByteOffset: l * 4, as: Float.self)
+            d.storeBytes(of: ScalarMath.binary(op, x, y), toByteOffset: l * 4, as: Float.self)
+        }
+    }
+
+    @inline(__always) static func floor(_ x: V) -> V { SIMDMath.floor(x) }
+
+    /// Whole numbers below 2^23 to Float with one OR and one subtraction (2^23's exponent makes
+    /// the mantissa the integer); the generic SIMD conversion is element by element.
+    @inline(__always) static func float(_ v: SIMD8<UInt32>) -> V {
+        unsafeBitCast(v | 0x4B00_0000, to: V.self) - 8_388_608
+    }
+
+    /// Runs one instruction for the tile starting at pixel (x0, y).
+    func execute(_ i: Instruction, x0: Int, y: Int, uniforms: UnsafePointer<Float>) {
+        let one = V(repeating: 1), zero = V(repeating: 0)
+        switch i.op {
+        case .const: map1Splat(i, i.imm)
+        case .uniform: map1Splat(i, uniforms[Int(i.imm2)])
+        case .frameWidth: map1Splat(i, widthF)
+        case .frameHeight: map1Splat(i, heightF)
+        case .texelWidth: map1Splat(i, 1 / widthF)
+        case .texelHeight: map1Splat(i, 1 / heightF)
+        case .opaque: map1Splat(i, 0)
+        case .coordX:
+            let d = reg(i.dst)
+            let base = Float(x0) + i.imm + 0.5
+            let w = V(repeating: widthF)
+            let ramp = V(0, 1, 2, 3, 4, 5, 6, 7)
+            for k in 0..<TileExecutor.chunks {
+                store(d, k, (ramp + V(repeating: base + Float(k * 8))) / w)
+            }
+        case .coordY: map1Splat(i, (Float(y) + i.imm + 0.5) / heightF)
+        case .add: map2(i) { $0 + $1 }
+        case .sub: map2(i) { $0 - $1 }
+        case .mul: map2(i) { $0 * $1 }
+        case .div: map2(i) { $0 / $1 }
+        case .neg: map1(i) { -$0 }
+        case .min: map2(i) { a, b in a.replacing(with: b, where: b .< a) }
+        case .max: map2(i) { a, b in a.replacing(with: b, where: a .< b) }
+        case .floor: map1(i) { TileExecutor.floor($0) }
+        case .ceil: map1(i) { -TileExecutor.floor(-$0) }
+        case .trunc: map1(i) { x in TileExecutor.floor(x).replacing(with: -TileExecutor.floor(-x), where: x .< 0) }
+        case .fract: map1(i) { $0 - TileExecutor.floor($0) }
+        case .mod: map2(i) { a, b in a - b * TileExecutor.floor(a / b) }
+        case .abs: map1(i) { $0.replacing(with: -$0, where: $0 .< 0) }
+        case .sign: map1(i) { x in zero.replacing(with: one, where: x .> 0).replacing(with: -one, where: x .< 0) }
+        case .sqrt: map1(i) { $0.squareRoot() }
+        case .rsqrt: map1(i) { one / $0.squareRoot() }
+        case .sin, .cos:
+            let d = reg(i.dst), a = reg(i.a)
+            let wantSin = i.op == .sin
+            for k in 0..<TileExecutor.chunks {
+                let x = load(a, k)
+                if SIMDMath.inFastRange(x) {
+                    let sc = SIMDMath.sinCos(x)
+                    store(d, k, wantSin ? sc.sin : sc.cos)
+                } else {
+                    var out = x
+                    for l in 0..<8 { out[l] = ScalarMath.unary(i.op, x[l]) }
+                    store(d, k, out)
+                }
+            }
+        case .tan, .asin, .acos, .atan, .exp, .log, .exp2, .log2: lanes1(i)
+        case .atan2, .pow: lanes2(i)
+        case .lt: map2(i) { a, b in zero.replacing(with: one, where: a .< b) }
+        case .le: map2(i) { a, b in zero.replacing(with: one, where: a .<= b) }
+        case .eq: map2(i) { a, b in zero.replacing(with: one, where: a .== b) }
+        case .ne: map2(i) { a, b in zero.replacing(with: one, where: a .!= b) }
+        case .and: map2(i) { a, b in zero.replacing(with: one, where: (a .!= 0) .& (b .!= 0)) }
+        case .or: map2(i) { a, b in zero.replacing(with: one, where: (a .!= 0) .| (b .!= 0)) }
+        case .xor: map2(i) { a, b in zero.replacing(with: one, where: (a .!= 0) .^ (b .!= 0)) }
+        case .not: map1(i) { a in zero.replacing(with: one, where: a .== 0) }
+        case .select:
+            let d = reg(i.dst), c = reg(i.a), t = reg(i.b), f = reg(i.c)
+            for k in 0..<TileExecutor.chunks {
+                let cond = load(c, k)
+                store(d, k, load(t, k).replacing(with: load(f, k), where: cond .== 0))
+            }
+        case .texture: sampleBilinear(i)
+        case .loadPixel: loadTexels(i, x0: x0, y: y)
+        case .channel: break
+        }
+    }
+
+    @inline(__always) func map1Splat(_ i: Instruction, _ value: Float) {
+        let d = reg(i.dst)
+        let v = V(repeating: value)
+        for k in 0..<TileExecutor.chunks { store(d, k, v) }
+    }
+
+    /// The texel at (x + dx, y + dy), clamped to the frame, as 0...1.
+    private func loadTexels(_ i: Instruction, x0: Int, y: Int) {
+        let row = source + min(max(y + Int(i.imm2), 0), height - 1) * sourceStride
+        let dx = Int(i.imm)
+        let r = reg(i.dst), g = reg(i.dst1), b = reg(i.dst2), a = reg(i.dst3)
+        let first = x0 + dx
+        if first >= 0 && first + KernelCode.lanes <= width {
+            // Whole tile inside the row: 8 pixels at a time, channels split with shifts.
+            let base = UnsafeRawPointer(row + first * 4)
+            let mask = SIMD8<UInt32>(repeating: 0xFF)
+            // Division, not a reciprocal multiply: byte / 255 correctly rounded, as GPUs convert.
+            let s = V(repeating: 255)
+            for k in 0..<TileExecutor.chunks {
+                let p = base.loadUnaligned(fromByteOffset: k * 32, as: SIMD8<UInt32>.self)
+                store(r, k, TileExecutor.float(p & mask) / s)
+                store(g, k, TileExecutor.float((p &>> 8) & mask) / s)
+                store(b, k, TileExecutor.float((p &>> 16) & mask) / s)
+                store(a, k, TileExecutor.float(p &>> 24) / s)
+            }
+            return
+        }
+        let last = width - 1
+        for l in 0..<KernelCode.lanes {
+            let p = row + min(max(x0 + l + dx, 0), last) * 4
+            r.storeBytes(of: Float(p[0]) / 255, toByteOffset: l * 4, as: Float.self)
+            g.storeBytes(of: Float(p[1]) / 255, toByteOffset: l * 4, as: Float.self)
+            b.storeBytes(of: Float(p[2]) / 255, toByteOffset: l * 4, as: Float.self)
+            a.storeBytes(of: Float(p[3]) / 255, toByteOffset: l * 4, as: Float.self)
+        }
+    }
+
+    /// Bilinear sample with clamp-to-edge, as a GPU samples a GL_LINEAR, GL_CLAMP_TO_EDGE texture.
+    /// Lane by lane: the four texel reads are scattered anyway, and filling SIMD lanes one at a
+    /// time through memory stalls on store forwarding (measured 4x slower).
+    private func sampleBilinear(_ i: Instruction) {
+        let u = reg(i.a), v = reg(i.b)
+        let r = reg(i.dst), g = reg(i.dst1), b = reg(i.dst2), a = reg(i.dst3)
+        let lastX = width - 1, lastY = height - 1
+        let stride = sourceStride
+        let maxX = widthF + 1, maxY = heightF + 1
+        for l in 0..<KernelCode.lanes {
+            // Shifted by +1 so the value is >= 0 and truncation is floor (no libm floorf call);
+            // far outside (or NaN) is pinned to just outside the edge, which clamps to it.
+            var fx = u.load(fromByteOffset: l * 4, as: Float.self) * widthF + 0.5
+            var fy = v.load(fromByteOffset: l * 4, as: Float.self) * heightF + 0.5
+            if !(fx > 0) { fx = 0 }
+            if !(fx < maxX) { fx = maxX }
+            if !(fy > 0) { fy = 0 }
+            if !(fy < maxY) { fy = maxY }
+            let ix1 = Int(fx), iy1 = Int(fy)
+            let ax = fx - Float(ix1), ay = fy - Float(iy1)
+            let x0 = min(max(ix1 - 1, 0), lastX) * 4, x1 = min(ix1, lastX) * 4
+            let row0 = source + min(max(iy1 - 1, 0), lastY) * stride
+            let row1 = source + min(iy1, lastY) * stride
+            // Weights carry the 1/255, so the four channels need no division.
+            let bx = 1 - ax, top = (1 - ay) * (1 / 255 as Float), bottom = ay * (1 / 255 as Float)
+            let w00 = bx * top, w01 = ax * top, w10 = bx * bottom, w11 = ax * bottom
+            @inline(__always) func channel(_ c: Int) -> Float {
+                Float(row0[x0 + c]) * w00 + Float(row0[x1 + c]) * w01 + Float(row1[x0 + c]) * w10 + Float(row1[x1 + c]) * w11
+            }
+            let cr = channel(0), cg = channel(1), cb = channel(2), ca = channel(3)
+            r.storeBytes(of: cr, toByteOffset: l * 4, as: Float.self)
+            g.storeBytes(of: cg, toByteOffset: l * 4, as: Float.self)
+            b.storeBytes(of: cb, toByteOffset: l * 4, as: Float.self)
+            a.storeBytes(of: ca, toByteOffset: l * 4, as: Float.self)
+        }
+    }
+}
