@@ -11,7 +11,6 @@ enum BenchAreas {
         BenchArea(name: "kernels", run: KernelBench.run),
         BenchArea(name: "codecs", run: CodecBench.run),
         MP4Bench.area,
-        MP4Bench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
     ]
 }
