@@ -28,6 +28,7 @@ public enum BuiltinNodes {
         r.add(LUT3DFilter.self)
         r.add(ConvertNode.self)
         r.add(ScaleNode.self)
+        r.add(ShaderFilter.self)
         // encoders
         r.add(H264EncoderNode.self)
         r.add(HEVCEncoderNode.self)

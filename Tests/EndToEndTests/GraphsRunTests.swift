@@ -4,8 +4,11 @@ import Testing
 /// Every example graph validates and runs; generated references are in sync.
 @Suite struct GraphsRunTests {
     static let graphs: [String] = {
+        // Graphs/*.json and the shader examples in Graphs/shaders/*.json
         let dir = CLI.root + "/Graphs"
-        return ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        let top = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".json") }
+        let shaders = ((try? FileManager.default.contentsOfDirectory(atPath: dir + "/shaders")) ?? []).filter { $0.hasSuffix(".json") }.map { "shaders/" + $0 }
+        return (top + shaders).sorted()
     }()
 
     /// Graphs that read what another example graph writes.
@@ -48,6 +51,14 @@ import Testing
             out += ["--set", "\(id).frames=30"]
         }
         return out
+    }
+
+    @Test func everyShippedShaderHasAnExampleGraph() throws {
+        let dir = CLI.root + "/Graphs/shaders"
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+        for glsl in files where glsl.hasSuffix(".glsl") {
+            #expect(files.contains(glsl.replacingOccurrences(of: ".glsl", with: ".json")), "no example graph for \(glsl)")
+        }
     }
 
     @Test func schemaInDocsIsCurrent() throws {

@@ -212,6 +212,9 @@ public enum GraphBuilder {
                             node: p.spec.id, file: file, at: p.spec.location))
                 continue
             }
+            for w in instance.validationWarnings {
+                graph.warnings.append(.warning("node '\(p.spec.id)' (\(p.info.name)): \(w)", node: p.spec.id, file: file, at: p.spec.location))
+            }
             let index = graph.nodes.count
             graph.nodes.append(.init(id: p.spec.id, info: p.info, instance: instance, inputNames: incoming.map(\.toName),
                                      inputFormats: inputFormats, outputFormats: outputs, inserted: false))

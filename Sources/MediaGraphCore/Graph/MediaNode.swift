@@ -31,6 +31,8 @@ public protocol MediaNode: AnyObject {
     func finish(output: NodeOutput) throws
     /// The graph stopped on an error elsewhere or here: release, remove partial output.
     func abort()
+    /// Problems that do not stop the graph, found while configuring (`validate` shows them).
+    var validationWarnings: [String] { get }
     /// Multi-input nodes (muxers) name the input they need next to keep their output in order,
     /// or nil for whichever has data.
     func preferredInput() -> Int?
@@ -42,6 +44,7 @@ extension MediaNode {
     public func finish(output: NodeOutput) throws {}
     public func abort() {}
     public func preferredInput() -> Int? { nil }
+    public var validationWarnings: [String] { [] }
 }
 
 /// A node without inputs that produces buffers in a loop on its own thread.
