@@ -72,17 +72,20 @@ extension MP4Muxer {
     }
 
     func summaries(movieTimescale mts: Int64, fragmented: Bool) -> [TrackSummary] {
-        let starts = tracks.map { t -> MediaTime in
+        // Samples presented before 0 (an audio encoder's priming, as AAC's first packet at -1024)
+        // are pre-roll: the edit list starts presentation at 0, as ffmpeg's movenc does.
+        func presentationStart(_ t: Track) -> Int64 {
             let minPTS = fragmented ? (t.firstFragmentMinPTS ?? 0) : t.table.minPTS
-            return t.time(minPTS)
+            return minPTS < 0 && (fragmented || t.table.maxEnd > 0) ? 0 : minPTS
         }
+        let starts = tracks.map { t -> MediaTime in t.time(presentationStart(t)) }
         let movieStart = starts.min() ?? .zero
         return tracks.enumerated().map { i, t in
             let table = t.table
             let emptyEdit = starts[i].converted(to: mts).value - movieStart.converted(to: mts).value
             let firstDTS = fragmented ? (t.firstDTS ?? 0) : table.firstDTS
-            let minPTS = fragmented ? (t.firstFragmentMinPTS ?? firstDTS) : table.minPTS
-            let segment = fragmented ? 0 : t.time(table.maxEnd - table.minPTS).converted(to: mts).value
+            let minPTS = fragmented ? (t.firstFragmentMinPTS.map { _ in presentationStart(t) } ?? firstDTS) : presentationStart(t)
+            let segment = fragmented ? 0 : t.time(table.maxEnd - minPTS).converted(to: mts).value
             let seconds = t.time(table.mediaDuration).seconds
             let bitrate = seconds > 0 ? Int(Double(table.totalBytes) * 8 / seconds) : 0
             return TrackSummary(description: t.description, configuration: t.configuration!,
