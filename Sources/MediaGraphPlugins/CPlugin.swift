@@ -124,6 +124,8 @@ enum ParamName {
         for ch in s.unicodeScalars {
             if ch.isASCII && (ch.properties.isAlphabetic || ("0"..."9").contains(ch)) {
                 current.unicodeScalars.append(ch)
+            } else if !ch.isASCII {
+                continue   // "Bézier" reads as "Bzier", not as two words
             } else if !current.isEmpty {
                 words.append(current)
                 current = ""

@@ -59,7 +59,7 @@ final class Frei0rNode: MediaNode {
         let time = buffer.pts == SampleBuffer.noTime ? 0 : Double(buffer.pts) * Double(buffer.timeBase.num) / Double(buffer.timeBase.den)
         let rowBytes = vf.width * 4
         if src.stride0 == rowBytes && dst.stride0 == rowBytes {
-            plugin.api.update(inst, time, UnsafeRawPointer(src.data0).assumingMemoryBound(to: UInt32.self),
+            plugin.update(inst, time, UnsafeRawPointer(src.data0).assumingMemoryBound(to: UInt32.self),
                               UnsafeMutableRawPointer(dst.data0).assumingMemoryBound(to: UInt32.self))
         } else {
             if scratchIn == nil {   // once: rows padded in the pool
@@ -69,7 +69,7 @@ final class Frei0rNode: MediaNode {
             let si = scratchIn!, so = scratchOut!
             let sIn = UnsafeMutableRawPointer(si), sOut = UnsafeMutableRawPointer(so)
             for y in 0..<vf.height { (sIn + y * rowBytes).copyMemory(from: src.data0 + y * src.stride0, byteCount: rowBytes) }
-            plugin.api.update(inst, time, si, so)
+            plugin.update(inst, time, si, so)
             for y in 0..<vf.height { (dst.data0 + y * dst.stride0).update(from: sOut.assumingMemoryBound(to: UInt8.self) + y * rowBytes, count: rowBytes) }
         }
         _ = consume buffer

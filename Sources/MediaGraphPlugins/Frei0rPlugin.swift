@@ -1,4 +1,5 @@
 import CMediaGraphPlugin
+import Foundation
 import MediaGraphCore
 
 /// A loaded frei0r filter effect (one shared library), described as the node type `frei0r.NAME`
@@ -13,6 +14,7 @@ public struct Frei0rPlugin: @unchecked Sendable {
     public let author: String
     public let colorModel: Int32
     let api: Frei0rAPI
+    let update: mgf0r_update_fn
     /// frei0r's own param kinds, index for index with `info.params`.
     let paramKinds: [Int32]
     /// The defaults as the plugin reported them (params equal to these are not set, as ffmpeg does).
@@ -26,11 +28,14 @@ public struct Frei0rPlugin: @unchecked Sendable {
         let lib = try SharedLibrary(path: path)
         let api = try Frei0rAPI(lib)
         _ = api.initialize()
+        guard let update = api.update else {
+            throw PluginError(file: path, "is not a frei0r filter: it exports no f0r_update", unsupported: true)
+        }
         var pi = mgf0r_plugin_info()
         api.getPluginInfo(&pi)
         guard pi.plugin_type == MGF0R_TYPE_FILTER else {
             let kind = [MGF0R_TYPE_SOURCE: "source", MGF0R_TYPE_MIXER2: "two-input mixer", MGF0R_TYPE_MIXER3: "three-input mixer"][pi.plugin_type] ?? "type \(pi.plugin_type)"
-            throw PluginError(file: path, "is a frei0r \(kind); only frei0r filters are supported")
+            throw PluginError(file: path, "is a frei0r \(kind); only frei0r filters are supported", unsupported: true)
         }
         let formats: [PixelFormat]
         switch pi.color_model {
@@ -43,6 +48,7 @@ public struct Frei0rPlugin: @unchecked Sendable {
         if base.hasSuffix(".so") { base.removeLast(3) }
         self.path = path
         self.api = api
+        self.update = update
         typeName = "frei0r." + base
         pluginName = pi.name.map { String(cString: $0) } ?? base
         author = pi.author.map { String(cString: $0) } ?? ""
@@ -54,7 +60,7 @@ public struct Frei0rPlugin: @unchecked Sendable {
         var params: [ParamSpec] = []
         var kinds: [Int32] = []
         var defaults: [JSONValue?] = []
-        var used: Set<String> = ["threads"]
+        var used: Set<String> = []
         for k in 0..<max(0, Int(pi.num_params)) {
             var p = mgf0r_param_info()
             api.getParamInfo(&p, Int32(k))
@@ -83,7 +89,8 @@ public struct Frei0rPlugin: @unchecked Sendable {
         }
         paramKinds = kinds
         self.defaults = defaults
-        let explanation = pi.explanation.map { String(cString: $0) } ?? ""
+        var explanation = (pi.explanation.map { String(cString: $0) } ?? "").trimmingCharacters(in: .whitespaces)
+        if !explanation.isEmpty && !".!?".contains(explanation.last!) { explanation += "." }
         let doc = "frei0r \(pluginName) \(pi.major_version).\(pi.minor_version): \(explanation) Frame width and height must be multiples of \(Frei0rPlugin.sizeMultiple)."
         info = NodeTypeInfo(name: typeName, doc: doc, category: .filter,
                             inputs: [PortSpec("in", .video(formats), doc: "raw video, packed 32-bit pixels")],
@@ -107,7 +114,8 @@ struct Frei0rAPI: @unchecked Sendable {
     let destruct: mgf0r_destruct_fn
     let setParam: mgf0r_set_param_value_fn
     let getParam: mgf0r_get_param_value_fn
-    let update: mgf0r_update_fn
+    /// Absent in mixers (they export f0r_update2 only).
+    let update: mgf0r_update_fn?
 
     init(_ lib: SharedLibrary) throws {
         func f<T>(_ name: String, _ t: T.Type) throws -> T { try lib.function(name, as: t, kind: "frei0r") }
@@ -118,7 +126,7 @@ struct Frei0rAPI: @unchecked Sendable {
         destruct = try f("f0r_destruct", mgf0r_destruct_fn.self)
         setParam = try f("f0r_set_param_value", mgf0r_set_param_value_fn.self)
         getParam = try f("f0r_get_param_value", mgf0r_get_param_value_fn.self)
-        update = try f("f0r_update", mgf0r_update_fn.self)
+        update = lib.symbol("f0r_update").map { unsafeBitCast($0, to: mgf0r_update_fn.self) }
     }
 }
 

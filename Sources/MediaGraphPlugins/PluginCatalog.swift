@@ -25,6 +25,8 @@ public final class PluginCatalog {
     public let registry: NodeRegistry
     public private(set) var loaded: [Loaded] = []
     public private(set) var failures: [PluginError] = []
+    /// Valid plugins of kinds this host does not run (frei0r sources and mixers).
+    public private(set) var skipped: [PluginError] = []
 
     public init(registry: NodeRegistry) {
         self.registry = registry
@@ -69,7 +71,7 @@ public final class PluginCatalog {
                 try registry.register(p.info, make: p.make)
                 loaded.append(Loaded(path: path, kind: "frei0r", name: "\(p.pluginName) by \(p.author)", nodeTypes: [p.typeName]))
             } catch let e as PluginError {
-                failures.append(e)
+                if e.unsupported { skipped.append(e) } else { failures.append(e) }
             } catch {
                 failures.append(PluginError(file: path, "\(error)"))
             }
