@@ -10,5 +10,6 @@ enum BenchAreas {
         BenchArea(name: "engine", run: EngineBench.run),
         BenchArea(name: "kernels", run: KernelBench.run),
         BenchArea(name: "codecs", run: CodecBench.run),
+        BenchArea(name: "plugins", run: PluginBench.run),
     ]
 }
