@@ -17,7 +17,7 @@ final class Posterize: PluginFilter {
     func set(_ name: String, _ value: PluginParamValue) {
         let levels = value.int
         for x in 0..<256 {
-            let q = x * levels >> 8
+            let q = (x * levels) >> 8   // parenthesised: Swift binds >> tighter than *
             table[x] = UInt8((q * 255 + (levels - 1) / 2) / (levels - 1))
         }
     }
