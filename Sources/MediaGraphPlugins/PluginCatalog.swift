@@ -1,3 +1,4 @@
+import Foundation
 import MediaGraphCore
 
 /// Loads plugins into a `NodeRegistry` and records what was found and what failed, and why
@@ -23,6 +24,9 @@ public final class PluginCatalog {
     }
 
     public let registry: NodeRegistry
+    /// Files already opened (resolved paths): naming one twice, e.g. with --plugin and in the
+    /// graph, loads it once instead of reporting its types as duplicates of themselves.
+    private var seenFiles: Set<String> = []
     public private(set) var loaded: [Loaded] = []
     public private(set) var failures: [PluginError] = []
     /// Valid plugins of kinds this host does not run (frei0r sources and mixers).
@@ -37,6 +41,8 @@ public final class PluginCatalog {
         for path in paths {
             let files = PluginSearch.files(at: path)
             for file in files {
+                let resolved = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
+                guard seenFiles.insert(resolved).inserted else { continue }
                 do {
                     let plugin = try CPlugin(path: file)
                     var names: [String] = []

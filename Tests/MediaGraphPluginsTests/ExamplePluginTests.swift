@@ -36,10 +36,11 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let (w, h) = (176, 144)
         let input = try Tool.testFrames(dir, width: w, height: h, format: "yuv420p", frames: 3)
-        // the plugin comes from the graph's own "plugins" list (absolute here)
+        // the plugin comes from the graph's own "plugins" list (absolute here), and is named
+        // again with --plugin: it is loaded once, not reported as a duplicate of itself
         Tool.write(Tool.chainGraph(input: input, width: w, height: h, format: "yuv420p",
                                    filters: [("example.invert", "{}")], output: dir + "/out.yuv", plugins: [so]), to: dir + "/g.json")
-        let r = try Tool.mediagraph(["run", "-q", dir + "/g.json"])
+        let r = try Tool.mediagraph(["run", "-q", "--plugin", so, dir + "/g.json"])
         #expect(r.status == 0, "\(r.stderr)")
         let f = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w)x\(h)", "-i", input,
                                         "-vf", "negate", "-f", "rawvideo", dir + "/ref.yuv"])
