@@ -13,6 +13,9 @@ let package = Package(
         .executable(name: "mediagraph", targets: ["mediagraph"]),
         .library(name: "MediaGraphCore", targets: ["MediaGraphCore"]),
         .library(name: "MediaGraphNodes", targets: ["MediaGraphNodes"]),
+        .library(name: "MediaGraphPluginKit", targets: ["MediaGraphPluginKit"]),
+        // the example run-time plugin: .build/<config>/libExampleFilters.so
+        .library(name: "ExampleFilters", type: .dynamic, targets: ["ExampleFilters"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,15 +41,21 @@ let package = Package(
                 dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
                                "MediaGraphCodecs", "MediaGraphMP4"],
                 swiftSettings: fast),
+        // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
+        // Swift kit for writing plugins, and the example plugin.
+        .target(name: "CMediaGraphPlugin"),
+        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"], swiftSettings: v5),
+        .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"], swiftSettings: v5),
+        .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters", swiftSettings: fast),
         .executableTarget(name: "mediagraph",
-                          dependencies: ["MediaGraphNodes", "MediaGraphCore",
+                          dependencies: ["MediaGraphNodes", "MediaGraphCore", "MediaGraphPlugins",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
                           swiftSettings: v5),
 
         // benchmarks against ffmpeg in the same run (`make bench`); each area adds one file.
         .executableTarget(name: "mediagraph-bench",
                           dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
-                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes"],
+                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes", "MediaGraphPlugins"],
                           swiftSettings: fast),
 
         .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: v5),
@@ -56,6 +65,9 @@ let package = Package(
         // Writes a fragmented MP4 slowly so a test can SIGKILL it mid-file (MP4 tests only).
         .executableTarget(name: "mp4-fragment-writer", dependencies: ["MediaGraphMP4", "MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphPluginsTests",
+                    dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"],
+                    swiftSettings: v5),
         .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"],
                     swiftSettings: v5),
     ]

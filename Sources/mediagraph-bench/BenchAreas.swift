@@ -12,5 +12,6 @@ enum BenchAreas {
         BenchArea(name: "codecs", run: CodecBench.run),
         MP4Bench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
+        BenchArea(name: "plugins", run: PluginBench.run),
     ]
 }

@@ -49,10 +49,14 @@ struct NodesCommand: ParsableCommand {
 
     @Argument(help: "A node type to describe.") var type: String?
     @Flag(help: "Machine-readable JSON.") var json = false
-    @Flag(help: "The node reference in Markdown (Docs/nodes.md).") var markdown = false
+    @Flag(help: "The node reference in Markdown (Docs/nodes.md): built-in types only.") var markdown = false
+    @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        let registry = BuiltinNodes.makeRegistry()
+        if markdown { Console.out(NodeReference.markdown(registry: BuiltinNodes.makeRegistry())); return }
+        let catalog = plugins.catalog(frei0r: .all)
+        for f in catalog.failures { Console.error("warning: \(f)") }
+        let registry = catalog.registry
         if markdown { Console.out(NodeReference.markdown(registry: registry)); return }
         if let type {
             guard let e = registry.entry(type) else {
@@ -75,9 +79,14 @@ struct NodesCommand: ParsableCommand {
 struct SchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "schema",
-        abstract: "Print the JSON Schema of graph files, generated from the node registry.")
+        abstract: "Print the JSON Schema of graph files, generated from the node registry (built-ins and --plugin only).")
+
+    @OptionGroup var plugins: PluginOptions
 
     func run() throws {
-        Console.out(GraphSchema.make(registry: BuiltinNodes.makeRegistry()).serialized(pretty: true) + "\n")
+        let catalog = plugins.catalog(environment: false, frei0r: .none)
+        for f in catalog.failures { Console.error("error: \(f)") }
+        if !catalog.failures.isEmpty { throw ExitCode(2) }
+        Console.out(GraphSchema.make(registry: catalog.registry).serialized(pretty: true) + "\n")
     }
 }

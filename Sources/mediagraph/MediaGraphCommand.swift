@@ -9,7 +9,7 @@ struct MediaGraphCommand: ParsableCommand {
         commandName: "mediagraph",
         abstract: "Runs media processing graphs described in JSON files.",
         discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C.",
-        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self, PluginsCommand.self])
 }
 
 /// Options every graph command shares.
@@ -20,12 +20,18 @@ struct GraphOptions: ParsableArguments {
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a param: id.param=value (repeatable).", valueName: "id.param=value"))
     var overrides: [String] = []
 
+    @OptionGroup var plugins: PluginOptions
+
     /// Loads and validates the graph, or prints every problem and exits with 2.
     func load(stop: StopFlag = StopFlag(), quiet: Bool = false, dryRun: Bool = false) -> ValidatedGraph {
-        let registry = BuiltinNodes.makeRegistry()
         do {
             let spec = try GraphFile.load(path: graph, overrides: overrides)
-            let g = try GraphBuilder.build(spec, registry: registry, stop: stop, dryRun: dryRun)
+            // frei0r: open only the effects the graph uses
+            let effects = Set(spec.nodes.map(\.type).filter { $0.hasPrefix("frei0r.") })
+            let catalog = plugins.catalog(graphPlugins: spec.plugins, frei0r: .named(effects))
+            for f in catalog.failures { Console.error("error: \(f)") }
+            if !catalog.failures.isEmpty { Foundation.exit(2) }
+            let g = try GraphBuilder.build(spec, registry: catalog.registry, stop: stop, dryRun: dryRun)
             if !quiet {
                 for w in g.warnings { Console.error(w.description) }
             }

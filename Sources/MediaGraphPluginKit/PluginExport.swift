@@ -1,0 +1,137 @@
+import CMediaGraphPlugin
+import MediaGraphCore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Builds the C descriptor a plugin's `mediagraph_plugin_entry` returns from Swift filter types.
+///
+/// ```swift
+/// let descriptor = PluginExport.descriptor(name: "example-filters", version: "1.0",
+///                                          filters: [Posterize.self, ExampleInvert.self])
+/// @_cdecl("mediagraph_plugin_entry")
+/// public func mediagraphPluginEntry() -> UnsafeRawPointer { descriptor }
+/// ```
+public enum PluginExport {
+    /// The descriptor, allocated once and kept for the life of the library.
+    public static func descriptor(name: String, version: String, filters: [PluginFilter.Type]) -> UnsafeRawPointer {
+        let nodes = UnsafeMutablePointer<mg_node_desc>.allocate(capacity: max(1, filters.count))
+        for (k, type) in filters.enumerated() {
+            nodes[k] = nodeDescriptor(type)
+        }
+        let plugin = UnsafeMutablePointer<mg_plugin_desc>.allocate(capacity: 1)
+        plugin.initialize(to: mg_plugin_desc(abi_version: UInt32(MG_PLUGIN_ABI_VERSION), name: strdup(name),
+                                             version: strdup(version), nodes: nodes, node_count: Int32(filters.count)))
+        return UnsafeRawPointer(plugin)
+    }
+
+    static func nodeDescriptor(_ type: PluginFilter.Type) -> mg_node_desc {
+        let formats = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, type.formats.count))
+        for (i, f) in type.formats.enumerated() { formats[i] = FormatCode.code(f) }
+        let params = UnsafeMutablePointer<mg_param_desc>.allocate(capacity: max(1, type.params.count))
+        for (i, p) in type.params.enumerated() {
+            var d = mg_param_desc()
+            d.name = UnsafePointer(strdup(p.name))
+            d.doc = UnsafePointer(strdup(p.doc))
+            d.default_number = p.defaultNumber
+            d.default_string = UnsafePointer(strdup(p.defaultString))
+            switch p.kind {
+            case .double(let r):
+                d.type = Int32(MG_PARAM_DOUBLE.rawValue)
+                if let r { d.has_range = 1; d.min = r.lowerBound; d.max = r.upperBound }
+            case .int(let r):
+                d.type = Int32(MG_PARAM_INT.rawValue)
+                if let r { d.has_range = 1; d.min = Double(r.lowerBound); d.max = Double(r.upperBound) }
+            case .bool: d.type = Int32(MG_PARAM_BOOL.rawValue)
+            case .string: d.type = Int32(MG_PARAM_STRING.rawValue)
+            }
+            params[i] = d
+        }
+        var n = mg_node_desc()
+        n.name = UnsafePointer(strdup(type.name))
+        n.doc = UnsafePointer(strdup(type.doc))
+        n.formats = UnsafePointer(formats)
+        n.format_count = Int32(type.formats.count)
+        n.params = UnsafePointer(params)
+        n.param_count = Int32(type.params.count)
+        n.flags = type.inPlace ? UInt32(MG_NODE_IN_PLACE) : 0
+        n.node_data = Unmanaged.passRetained(FilterType(type)).toOpaque()
+        n.create = { data, width, height, format, err in
+            let t = Unmanaged<FilterType>.fromOpaque(data!).takeUnretainedValue().type
+            guard let f = FormatCode.format(format) else {
+                Message.write("unknown pixel format code \(format)", to: err)
+                return nil
+            }
+            do {
+                let filter = try t.init(width: Int(width), height: Int(height), format: f)
+                return Unmanaged.passRetained(FilterInstance(filter, params: t.params.map(\.name))).toOpaque()
+            } catch {
+                Message.write("\(error)", to: err)
+                return nil
+            }
+        }
+        n.set_param = { inst, index, value, err in
+            let box = Unmanaged<FilterInstance>.fromOpaque(inst!).takeUnretainedValue()
+            guard let value, index >= 0, Int(index) < box.params.count else {
+                Message.write("no param #\(index)", to: err)
+                return 1
+            }
+            let v: PluginParamValue = value.pointee.type == Int32(MG_PARAM_STRING.rawValue)
+                ? .string(value.pointee.string.map { String(cString: $0) } ?? "")
+                : .number(value.pointee.number)
+            do { try box.filter.set(box.params[Int(index)], v); return 0 } catch {
+                Message.write("\(error)", to: err)
+                return 1
+            }
+        }
+        n.process = { inst, input, output, error in
+            let box = Unmanaged<FilterInstance>.fromOpaque(inst!).takeUnretainedValue()
+            guard let input, let output, let src = FormatCode.planes(input.pointee), let dst = FormatCode.planes(output.pointee) else {
+                Message.write("bad frame description", to: error)
+                return 1
+            }
+            do { try box.filter.process(src, dst, pts: input.pointee.pts); return 0 } catch let e {
+                Message.write("\(e)", to: error)
+                return 1
+            }
+        }
+        n.flush = { inst, error in
+            let box = Unmanaged<FilterInstance>.fromOpaque(inst!).takeUnretainedValue()
+            do { try box.filter.flush(); return 0 } catch let e {
+                Message.write("\(e)", to: error)
+                return 1
+            }
+        }
+        n.destroy = { inst in
+            if let inst { Unmanaged<FilterInstance>.fromOpaque(inst).release() }
+        }
+        return n
+    }
+}
+
+/// Boxes handed through the C interface as opaque pointers.
+final class FilterType {
+    let type: PluginFilter.Type
+    init(_ type: PluginFilter.Type) { self.type = type }
+}
+
+final class FilterInstance {
+    let filter: PluginFilter
+    let params: [String]
+    init(_ filter: PluginFilter, params: [String]) {
+        self.filter = filter
+        self.params = params
+    }
+}
+
+/// Writes a message into the host's error struct (truncated, always terminated).
+enum Message {
+    static func write(_ s: String, to error: UnsafeMutablePointer<mg_error>?) {
+        guard let error else { return }
+        withUnsafeMutableBytes(of: &error.pointee.message) { raw in
+            let bytes = Array(s.utf8.prefix(raw.count - 1))
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+    }
+}
