@@ -80,19 +80,23 @@ public struct LUT3DKernel: Sendable {
                     _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>,
                     _ redShift: UInt32, tetrahedral: Bool) {
         let blueShift = 16 - redShift
-        let half = SIMD4<Float>(repeating: 0.5)
         for x in 0..<width {
             let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
             let ar = axes[Int((p >> redShift) & 0xFF)]
             let ag = axes[256 + Int((p >> 8) & 0xFF)]
             let ab = axes[512 + Int((p >> blueShift) & 0xFF)]
             let c = tetrahedral ? tetra(grid, ar, ag, ab) : trilinear(grid, ar, ag, ab)
-            let v = SIMD4<Int32>((c + half).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)),
-                                 rounding: .towardZero)
-            let out = UInt32(truncatingIfNeeded: v.x) << redShift | UInt32(truncatingIfNeeded: v.y) << 8
-                | UInt32(truncatingIfNeeded: v.z) << blueShift | (p & 0xFF00_0000)
+            let out = toByte(c.x) << redShift | toByte(c.y) << 8 | toByte(c.z) << blueShift | (p & 0xFF00_0000)
             d.storeBytes(of: out, toByteOffset: 4 * x, as: UInt32.self)
         }
+    }
+
+    /// Rounds to nearest (halves up) and clamps to 0…255.
+    @inline(__always)
+    static func toByte(_ v: Float) -> UInt32 {
+        let r = v + 0.5
+        let low = r > 0 ? r : 0
+        return UInt32(bitPattern: Int32(low < 255 ? low : 255))
     }
 
     /// Interpolation inside the tetrahedron of the unit cube that holds the point (chosen by the
