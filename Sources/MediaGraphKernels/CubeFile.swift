@@ -1,12 +1,20 @@
 import Foundation
 
-/// A .cube file could not be read: which file, which line (1-based), and what was wrong.
+/// A .cube file could not be read: which file, which line (1-based; 0 when the file itself
+/// could not be read), and what was wrong.
 public struct CubeFileError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int
     public let message: String
 
-    public var description: String { "\(file):\(line): \(message)" }
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: message` (`file: message` when the error is not on a line, line 0).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// A 3D colour look-up table as read from an Adobe/Iridas .cube file.
