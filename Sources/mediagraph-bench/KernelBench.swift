@@ -128,7 +128,7 @@ enum KernelBench {
         let yuvOut = FrameSet(format: .yuv420p, raw: yuvRaw, count: distinctFrames)
 
         // A 33-point LUT with a non-trivial, smooth look.
-        let lut = CubeLUT(size: 33) { c in
+        let lut = try! CubeLUT(size: 33) { c in
             SIMD3(pow(c.x, 1.2), c.y * 0.8 + c.z * 0.2, min(1, c.z * 1.1 + 0.05 * c.x))
         }
         var cube = "LUT_3D_SIZE 33\n"

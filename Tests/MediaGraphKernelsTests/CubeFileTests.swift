@@ -81,6 +81,15 @@ import Testing
         }
     }
 
+    @Test func generatedTableSizeIsChecked() {
+        #expect(throws: KernelError.parameterOutOfRange(name: "lut3d.size", value: 66, range: 2...65)) {
+            try CubeLUT(size: 66) { $0 }
+        }
+        #expect(throws: KernelError.parameterOutOfRange(name: "lut3d.size", value: 1, range: 2...65)) {
+            try CubeLUT(size: 1) { $0 }
+        }
+    }
+
     @Test func sizes2And65Parse() throws {
         for n in [2, 65] {
             var text = "LUT_3D_SIZE \(n)\n"

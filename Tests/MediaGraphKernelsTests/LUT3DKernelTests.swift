@@ -66,7 +66,7 @@ import Testing
     @Test(arguments: LUT3DKernel.Interpolation.allCases)
     func matchesReferenceFormula(interpolation: LUT3DKernel.Interpolation) throws {
         for size in [2, 17, 33] {
-            let lut = CubeLUT(size: size, Self.look)
+            let lut = try CubeLUT(size: size, Self.look)
             let kernel = LUT3DKernel(lut, interpolation: interpolation)
             let reference = interpolation == .tetrahedral ? Self.tetrahedral(lut) : Self.trilinear(lut)
             for format in LUT3DKernel.formats {
