@@ -43,16 +43,19 @@ public struct ColorMatrixKernel: Sendable {
                                 accepted: Self.formats)
         let coefficients = source.format == .bgra ? bgraCoefficients : rgbaCoefficients
         let keepsAlpha = keepsAlpha
+        // Most colour filters ignore alpha as an input: skipping it saves a quarter of the maths.
+        let readsAlpha = coefficients[3] != 0 || coefficients[7] != 0 || coefficients[11] != 0
         coefficients.withUnsafeBufferPointer { c in
             let m = Matrix(c)
             RowBands.run(rows: source.height, threads: threads) { band in
                 for y in band {
                     let s = UnsafeRawPointer(source.data0 + y * source.stride0)
                     let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                    if keepsAlpha {
-                        Self.row(s, d, width: source.width, m, keepAlpha: true)
-                    } else {
-                        Self.row(s, d, width: source.width, m, keepAlpha: false)
+                    // Each case gets its own specialised loop (the Bools are constants after inlining).
+                    switch (keepsAlpha, readsAlpha) {
+                    case (true, false): Self.row(s, d, width: source.width, m, keepAlpha: true, readAlpha: false)
+                    case (true, true): Self.row(s, d, width: source.width, m, keepAlpha: true, readAlpha: true)
+                    default: Self.row(s, d, width: source.width, m, keepAlpha: false, readAlpha: true)
                     }
                 }
             }
@@ -78,15 +81,15 @@ public struct ColorMatrixKernel: Sendable {
     /// computations into 4-lane vector code (Swift's generic SIMD conversions would not).
     @inline(__always)
     static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, width: Int, _ m: Matrix,
-                    keepAlpha: Bool) {
+                    keepAlpha: Bool, readAlpha: Bool) {
         var x = 0
         while x + 4 <= width {
             let p0 = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
             let p1 = s.loadUnaligned(fromByteOffset: 4 * x + 4, as: UInt32.self)
             let p2 = s.loadUnaligned(fromByteOffset: 4 * x + 8, as: UInt32.self)
             let p3 = s.loadUnaligned(fromByteOffset: 4 * x + 12, as: UInt32.self)
-            let q0 = pixel(p0, m, keepAlpha: keepAlpha), q1 = pixel(p1, m, keepAlpha: keepAlpha)
-            let q2 = pixel(p2, m, keepAlpha: keepAlpha), q3 = pixel(p3, m, keepAlpha: keepAlpha)
+            let q0 = pixel(p0, m, keepAlpha, readAlpha), q1 = pixel(p1, m, keepAlpha, readAlpha)
+            let q2 = pixel(p2, m, keepAlpha, readAlpha), q3 = pixel(p3, m, keepAlpha, readAlpha)
             d.storeBytes(of: q0, toByteOffset: 4 * x, as: UInt32.self)
             d.storeBytes(of: q1, toByteOffset: 4 * x + 4, as: UInt32.self)
             d.storeBytes(of: q2, toByteOffset: 4 * x + 8, as: UInt32.self)
@@ -95,20 +98,25 @@ public struct ColorMatrixKernel: Sendable {
         }
         while x < width {
             let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
-            d.storeBytes(of: pixel(p, m, keepAlpha: keepAlpha), toByteOffset: 4 * x, as: UInt32.self)
+            d.storeBytes(of: pixel(p, m, keepAlpha, readAlpha), toByteOffset: 4 * x, as: UInt32.self)
             x += 1
         }
     }
 
     @inline(__always)
-    static func pixel(_ p: UInt32, _ m: Matrix, keepAlpha: Bool) -> UInt32 {
+    static func pixel(_ p: UInt32, _ m: Matrix, _ keepAlpha: Bool, _ readAlpha: Bool) -> UInt32 {
         let c0 = Float(Int32(bitPattern: p & 0xFF))
         let c1 = Float(Int32(bitPattern: (p >> 8) & 0xFF))
         let c2 = Float(Int32(bitPattern: (p >> 16) & 0xFF))
         let c3 = Float(Int32(bitPattern: p >> 24))
-        let r0 = m.m00 * c0 + m.m01 * c1 + m.m02 * c2 + m.m03 * c3 + m.o0
-        let r1 = m.m10 * c0 + m.m11 * c1 + m.m12 * c2 + m.m13 * c3 + m.o1
-        let r2 = m.m20 * c0 + m.m21 * c1 + m.m22 * c2 + m.m23 * c3 + m.o2
+        var r0 = m.m00 * c0 + m.m01 * c1 + m.m02 * c2 + m.o0
+        var r1 = m.m10 * c0 + m.m11 * c1 + m.m12 * c2 + m.o1
+        var r2 = m.m20 * c0 + m.m21 * c1 + m.m22 * c2 + m.o2
+        if readAlpha {
+            r0 += m.m03 * c3
+            r1 += m.m13 * c3
+            r2 += m.m23 * c3
+        }
         let rgb = toByte(r0) | toByte(r1) << 8 | toByte(r2) << 16
         if keepAlpha { return rgb | (p & 0xFF00_0000) }
         let r3 = m.m30 * c0 + m.m31 * c1 + m.m32 * c2 + m.m33 * c3 + m.o3
