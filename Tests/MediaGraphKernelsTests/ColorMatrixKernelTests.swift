@@ -66,6 +66,11 @@ import Testing
             }
             return out
         }),
+        ("alpha as input, alpha kept", {
+            try .matrix([0.9, 0, 0, 0.2, 0, 1, 0, -0.3, 0.1, 0.1, 0.7, 0.1, 0, 0, 0, 1], offset: [0, 0.05, 0, 0])
+        }, { c in
+            SIMD4(0.9 * c.x + 0.2 * c.w, c.y - 0.3 * c.w + 0.05, 0.1 * c.x + 0.1 * c.y + 0.7 * c.z + 0.1 * c.w, c.w)
+        }),
         ("contrast then saturation", { try ColorTransform.contrast(1.4).then(.saturation(0.5)) }, { c in
             let k = withRGB(c) { ($0 - 0.5) * 1.4 + 0.5 }
             let l = luma709(k)
