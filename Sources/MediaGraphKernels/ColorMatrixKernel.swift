@@ -53,9 +53,9 @@ public struct ColorMatrixKernel: Sendable {
                     let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
                     // Each case gets its own specialised loop (the Bools are constants after inlining).
                     switch (keepsAlpha, readsAlpha) {
-                    case (true, false): Self.row(s, d, width: source.width, m, keepAlpha: true, readAlpha: false)
-                    case (true, true): Self.row(s, d, width: source.width, m, keepAlpha: true, readAlpha: true)
-                    default: Self.row(s, d, width: source.width, m, keepAlpha: false, readAlpha: true)
+                    case (true, false): Self.rowKeepingAlpha(s, d, width: source.width, m)
+                    case (true, true): Self.rowReadingAlpha(s, d, width: source.width, m)
+                    default: Self.rowWritingAlpha(s, d, width: source.width, m)
                     }
                 }
             }
@@ -74,6 +74,23 @@ public struct ColorMatrixKernel: Sendable {
             m30 = c[12]; m31 = c[13]; m32 = c[14]; m33 = c[15]
             o0 = c[16]; o1 = c[17]; o2 = c[18]; o3 = c[19]
         }
+    }
+
+    // One compiled loop per case: with the flags as literals inside, each loop is specialised
+    // (a runtime flag inside the loop stopped the vectorizer and cost 3x).
+    @inline(never)
+    static func rowKeepingAlpha(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, width: Int, _ m: Matrix) {
+        row(s, d, width: width, m, keepAlpha: true, readAlpha: false)
+    }
+
+    @inline(never)
+    static func rowReadingAlpha(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, width: Int, _ m: Matrix) {
+        row(s, d, width: width, m, keepAlpha: true, readAlpha: true)
+    }
+
+    @inline(never)
+    static func rowWritingAlpha(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, width: Int, _ m: Matrix) {
+        row(s, d, width: width, m, keepAlpha: false, readAlpha: true)
     }
 
     /// Four pixels per iteration, all four loaded before any is stored, so source and

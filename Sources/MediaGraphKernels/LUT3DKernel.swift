@@ -65,14 +65,27 @@ public struct LUT3DKernel: Sendable {
                         let s = UnsafeRawPointer(source.data0 + y * source.stride0)
                         let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
                         if tetrahedral {
-                            Self.row(s, d, source.width, grid, axes, redShift, tetrahedral: true)
+                            Self.tetrahedralRow(s, d, source.width, grid, axes, redShift)
                         } else {
-                            Self.row(s, d, source.width, grid, axes, redShift, tetrahedral: false)
+                            Self.trilinearRow(s, d, source.width, grid, axes, redShift)
                         }
                     }
                 }
             }
         }
+    }
+
+    // One compiled loop per interpolation (the flag a literal inside each).
+    @inline(never)
+    static func tetrahedralRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                               _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>, _ redShift: UInt32) {
+        row(s, d, width, grid, axes, redShift, tetrahedral: true)
+    }
+
+    @inline(never)
+    static func trilinearRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                             _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>, _ redShift: UInt32) {
+        row(s, d, width, grid, axes, redShift, tetrahedral: false)
     }
 
     @inline(__always)
