@@ -75,14 +75,14 @@ public struct LUT3DKernel: Sendable {
         }
     }
 
-    // One compiled loop per interpolation (the flag a literal inside each).
-    @inline(never)
+    // One loop per interpolation (the flag a literal inside each).
+    @inline(__always)
     static func tetrahedralRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                                _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>, _ redShift: UInt32) {
         row(s, d, width, grid, axes, redShift, tetrahedral: true)
     }
 
-    @inline(never)
+    @inline(__always)
     static func trilinearRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                              _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>, _ redShift: UInt32) {
         row(s, d, width, grid, axes, redShift, tetrahedral: false)
