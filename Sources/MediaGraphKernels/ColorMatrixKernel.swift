@@ -1,11 +1,10 @@
 import MediaGraphCore
 
 /// Runs a `ColorTransform` on rgba/bgra frames: every pixel's (r, g, b, a) goes through one 4x4
-/// matrix and offset, clamped to 0…255 and rounded to nearest (halves up).
+/// matrix and offset, clamped to 0…255 and rounded to nearest (ties to even).
 ///
-/// The row loop is written per pixel in Float and vectorized by LLVM (several pixels per
-/// instruction). When the
-/// transform keeps alpha, alpha bytes are copied bit-exactly.
+/// The row loop is written per pixel in Float, four pixels per step, and vectorized by LLVM.
+/// When the transform keeps alpha, alpha bytes are copied bit-exactly.
 public struct ColorMatrixKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.rgba, .bgra]

@@ -16,6 +16,7 @@ public enum RowBands {
 
     /// Runs `body` over `0..<rows` split into at most `threads` bands (0 or less means all cores).
     /// Bands hold at least `minRows` rows so that tiny frames are not split into useless work items.
+    @inlinable
     public static func run(rows: Int, threads: Int, minRows: Int = 8, _ body: (Range<Int>) -> Void) {
         let wanted = threads <= 0 ? coreCount : threads
         let bands = max(1, min(wanted, rows / max(1, minRows)))
@@ -23,8 +24,6 @@ public enum RowBands {
             body(0..<rows)
             return
         }
-        if BandWorkers.shared.run(rows: rows, bands: bands, body) { return }
-        // Workers busy with another node's frame (or more bands than cores): let Dispatch share.
         DispatchQueue.concurrentPerform(iterations: bands) { band in
             let start = rows * band / bands
             let end = rows * (band + 1) / bands
