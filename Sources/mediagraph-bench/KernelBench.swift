@@ -155,6 +155,7 @@ enum KernelBench {
             ("invert yuv420p (in place)", .yuv420p, "negate", { try invert.run(source: $1, destination: $1, threads: $2) }),
             ("grayscale", .rgba, "hue=s=0", { try grayscale.run(source: $0, destination: $1, threads: $2) }),
             ("sepia", .rgba, "colorchannelmixer=\(s)", { try sepia.run(source: $0, destination: $1, threads: $2) }),
+            ("sepia (in place)", .rgba, "colorchannelmixer=\(s)", { try sepia.run(source: $1, destination: $1, threads: $2) }),
             ("contrast+saturation (one matrix)", .rgba, "eq=contrast=1.2:saturation=1.3",
              { try contrastSaturation.run(source: $0, destination: $1, threads: $2) }),
             ("contrast, then saturation (2 passes)", .rgba, "eq=contrast=1.2:saturation=1.3", {
