@@ -4,12 +4,12 @@
 /// Because `mix` is linear, the whole map is one matrix and one offset (`effectiveRows`,
 /// `effectiveOffset`); the kernel runs that, so every linear filter costs the same.
 public struct ColorTransform: Equatable, Sendable {
-    /// Rows of M: `out.r = dot(rows[0], in)` and so on, `in` = (r, g, b, a).
-    public var rows: [SIMD4<Double>]
+    /// Rows of M (always 4): `out.r = dot(rows[0], in)` and so on, `in` = (r, g, b, a).
+    public private(set) var rows: [SIMD4<Double>]
     /// Added after the matrix, in 0…1 units.
-    public var offset: SIMD4<Double>
+    public private(set) var offset: SIMD4<Double>
     /// 0 keeps the input, 1 gives M·in + offset.
-    public var intensity: Double
+    public internal(set) var intensity: Double
 
     /// The identity map.
     public static let identity = ColorTransform(
@@ -66,7 +66,9 @@ public struct ColorTransform: Equatable, Sendable {
     }
 
     /// `self` followed by `next`, as one map with intensity 1. No clamping or rounding happens
-    /// between the two (unlike running two kernels one after the other).
+    /// between the two (unlike running two kernels one after the other). The kernel is exact
+    /// while |M·in + offset| stays below 16000 (in 0…1 units) for every input, which any chain of
+    /// a few filters from their documented ranges does.
     public func then(_ next: ColorTransform) -> ColorTransform {
         let a = effectiveRows, b = next.effectiveRows
         let ao = effectiveOffset, bo = next.effectiveOffset

@@ -1,12 +1,20 @@
 import Foundation
 
-/// A .cube file could not be read: which file, which line (1-based), and what was wrong.
+/// A .cube file could not be read: which file, which line (1-based; 0 when the file itself
+/// could not be read), and what was wrong.
 public struct CubeFileError: Error, Equatable, CustomStringConvertible {
     public let file: String
     public let line: Int
     public let message: String
 
-    public var description: String { "\(file):\(line): \(message)" }
+    public init(file: String, line: Int, message: String) {
+        self.file = file
+        self.line = line
+        self.message = message
+    }
+
+    /// `file:line: message` (`file: message` when the error is not on a line, line 0).
+    public var description: String { line > 0 ? "\(file):\(line): \(message)" : "\(file): \(message)" }
 }
 
 /// A 3D colour look-up table as read from an Adobe/Iridas .cube file.
@@ -17,17 +25,21 @@ public struct CubeFileError: Error, Equatable, CustomStringConvertible {
 public struct CubeLUT: Equatable, Sendable {
     public static let sizeRange = 2...65
 
-    public var title: String?
+    // Read-only outside: the kernel relies on table.count == size³ and a valid domain.
+    public private(set) var title: String?
     /// Points per axis.
-    public var size: Int
+    public private(set) var size: Int
     /// Input values mapped to the first and last grid point, per channel (r, g, b).
-    public var domainMin: SIMD3<Double>
-    public var domainMax: SIMD3<Double>
+    public private(set) var domainMin: SIMD3<Double>
+    public private(set) var domainMax: SIMD3<Double>
     /// size³ output colours; entry `r + g·size + b·size²` is grid point (r, g, b).
-    public var table: [SIMD3<Float>]
+    public private(set) var table: [SIMD3<Float>]
 
-    /// Builds a table from a function of the grid colour (each component 0…1), e.g. for tests.
-    public init(size: Int, title: String? = nil, _ f: (SIMD3<Double>) -> SIMD3<Double>) {
+    /// Builds a table (domain 0…1) from a function of the grid colour (each component 0…1).
+    public init(size: Int, title: String? = nil, _ f: (SIMD3<Double>) -> SIMD3<Double>) throws {
+        guard CubeLUT.sizeRange.contains(size) else {
+            throw KernelError.parameterOutOfRange(name: "lut3d.size", value: Double(size), range: 2...65)
+        }
         self.size = size
         self.title = title
         domainMin = .zero
@@ -39,7 +51,9 @@ public struct CubeLUT: Equatable, Sendable {
             for g in 0..<size {
                 for r in 0..<size {
                     let v = f(SIMD3(Double(r), Double(g), Double(b)) * step)
-                    table.append(SIMD3<Float>(Float(v.x), Float(v.y), Float(v.z)))
+                    // Non-finite values would poison the interpolation; keep them out.
+                    table.append(SIMD3<Float>(Float(v.x.isFinite ? v.x : 0), Float(v.y.isFinite ? v.y : 0),
+                                              Float(v.z.isFinite ? v.z : 0)))
                 }
             }
         }

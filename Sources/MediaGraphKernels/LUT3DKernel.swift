@@ -65,9 +65,9 @@ public struct LUT3DKernel: Sendable {
                         let s = UnsafeRawPointer(source.data0 + y * source.stride0)
                         let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
                         if tetrahedral {
-                            Self.row(s, d, source.width, grid, axes, redShift, tetrahedral: true)
+                            Self.tetrahedralRow(s, d, source.width, grid, axes, redShift)
                         } else {
-                            Self.row(s, d, source.width, grid, axes, redShift, tetrahedral: false)
+                            Self.trilinearRow(s, d, source.width, grid, axes, redShift)
                         }
                     }
                 }
@@ -75,24 +75,43 @@ public struct LUT3DKernel: Sendable {
         }
     }
 
+    // One loop per interpolation (the flag a literal inside each).
+    @inline(__always)
+    static func tetrahedralRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                               _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>, _ redShift: UInt32) {
+        row(s, d, width, grid, axes, redShift, tetrahedral: true)
+    }
+
+    @inline(__always)
+    static func trilinearRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
+                             _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>, _ redShift: UInt32) {
+        row(s, d, width, grid, axes, redShift, tetrahedral: false)
+    }
+
     @inline(__always)
     static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ width: Int,
                     _ grid: UnsafePointer<SIMD4<Float>>, _ axes: UnsafePointer<Axis>,
                     _ redShift: UInt32, tetrahedral: Bool) {
         let blueShift = 16 - redShift
-        let half = SIMD4<Float>(repeating: 0.5)
         for x in 0..<width {
             let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
             let ar = axes[Int((p >> redShift) & 0xFF)]
             let ag = axes[256 + Int((p >> 8) & 0xFF)]
             let ab = axes[512 + Int((p >> blueShift) & 0xFF)]
             let c = tetrahedral ? tetra(grid, ar, ag, ab) : trilinear(grid, ar, ag, ab)
-            let v = SIMD4<Int32>((c + half).clamped(lowerBound: .zero, upperBound: SIMD4(repeating: 255)),
-                                 rounding: .towardZero)
-            let out = UInt32(truncatingIfNeeded: v.x) << redShift | UInt32(truncatingIfNeeded: v.y) << 8
-                | UInt32(truncatingIfNeeded: v.z) << blueShift | (p & 0xFF00_0000)
+            let out = toByte(c.x) << redShift | toByte(c.y) << 8 | toByte(c.z) << blueShift | (p & 0xFF00_0000)
             d.storeBytes(of: out, toByteOffset: 4 * x, as: UInt32.self)
         }
+    }
+
+    /// Rounds to nearest and clamps to 0…255 without branches: adding 1.5·2^23 leaves the rounded
+    /// integer in the low mantissa bits (ties to even), then an integer clamp (compare-and-move).
+    /// Float compares with branches here mispredicted often enough to cost a quarter of the time.
+    @inline(__always)
+    static func toByte(_ v: Float) -> UInt32 {
+        let i = Int32(bitPattern: (v + 12_582_912).bitPattern) &- 0x4B40_0000
+        let low = i > 0 ? i : 0
+        return UInt32(bitPattern: low < 255 ? low : 255)
     }
 
     /// Interpolation inside the tetrahedron of the unit cube that holds the point (chosen by the
