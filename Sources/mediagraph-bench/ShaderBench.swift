@@ -3,6 +3,7 @@
 // plus a plain per-pixel Swift loop for context.
 import Foundation
 import MediaGraphCore
+import MediaGraphKernels
 import MediaGraphShader
 
 enum ShaderBench {
@@ -60,6 +61,17 @@ enum ShaderBench {
         let sep = shader("sepia", ["intensity": 1.0], threads: 0), sep1 = shader("sepia", ["intensity": 1.0], threads: 1)
         let swirl = shader("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 1.2], threads: 0)
         let swirl1 = shader("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 1.2], threads: 1)
+        // the built-in kernels of the same name, same frames (the target: shader within 3x)
+        func builtin(_ run: @escaping (Int) throws -> Void, threads: Int) -> Timing? {
+            try? run(threads)
+            return time(frames: frames) { for _ in 0..<frames { try? run(threads) } }
+        }
+        let invertKernel = InvertKernel()
+        let sepiaKernel = try? ColorMatrixKernel(.sepia(intensity: 1))
+        let kInv = builtin({ try invertKernel.run(source: input, destination: output, threads: $0) }, threads: 0)
+        let kInv1 = builtin({ try invertKernel.run(source: input, destination: output, threads: $0) }, threads: 1)
+        let kSep = builtin({ try sepiaKernel?.run(source: input, destination: output, threads: $0) }, threads: 0)
+        let kSep1 = builtin({ try sepiaKernel?.run(source: input, destination: output, threads: $0) }, threads: 1)
         let plainInvert: Timing? = time(frames: frames) { for _ in 0..<frames { plainLoopInvert(src, dst, count: width * height) } }
         let plainSepia: Timing? = time(frames: frames) { for _ in 0..<frames { plainLoopSepia(src, dst, count: width * height) } }
 
@@ -83,6 +95,10 @@ enum ShaderBench {
         print("shader sepia.glsl (all cores)          \(ms(sep))   \(ratio(geqS, sep))")
         print("shader sepia.glsl (1 thread)           \(ms(sep1))   \(ratio(geqS, sep1))")
         print("plain Swift per-pixel sepia loop (1t)  \(ms(plainSepia))")
+        print("built-in invert kernel (all cores)     \(ms(kInv))   shader/built-in \(ratio(inv, kInv))")
+        print("built-in invert kernel (1 thread)      \(ms(kInv1))   shader/built-in \(ratio(inv1, kInv1))")
+        print("built-in sepia kernel (all cores)      \(ms(kSep))   shader/built-in \(ratio(sep, kSep))")
+        print("built-in sepia kernel (1 thread)       \(ms(kSep1))   shader/built-in \(ratio(sep1, kSep1))")
         print("shader swirl.glsl (all cores)          \(ms(swirl))")
         print("shader swirl.glsl (1 thread)           \(ms(swirl1))")
     }
