@@ -26,6 +26,24 @@ enum FrameIO {
         return total
     }
 
+    /// Reads frame number `index` (packed, as raw and Y4M files hold it) into a new pooled frame
+    /// timed at `index` in frame ticks; a short read is an error naming the frame and offset,
+    /// with `hint` appended.
+    static func readFrame(_ file: InputFile, format: VideoFormat, index: Int, hint: String = "") throws -> SampleBuffer {
+        let at = file.offset
+        let frameBytes = format.pixelFormat.packedFrameSize(width: format.width, height: format.height)
+        let buffer = SampleBuffer.makeFrame(format)
+        let n = try read(file, into: buffer.planes!)
+        if n < frameBytes {
+            throw NodeFailure("\(file.displayName): frame \(index) is truncated: \(n) of \(frameBytes) bytes at byte \(at)\(hint)")
+        }
+        buffer.pts = Int64(index)
+        buffer.dts = Int64(index)
+        buffer.duration = 1
+        buffer.flags = .keyFrame
+        return buffer
+    }
+
     /// Writes the planes of a frame packed (no row padding).
     static func write(_ planes: FramePlanes, to file: OutputFile) throws {
         for p in 0..<planes.planeCount {

@@ -35,17 +35,9 @@ public final class RawSource: SourceNode, RegisteredNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
 
     public func produce(output: NodeOutput) throws -> Bool {
-        let at = file.offset
         if try file.isAtEnd() { return false }
-        let buffer = SampleBuffer.makeFrame(format)
-        let n = try FrameIO.read(file, into: buffer.planes!)
-        if n < frameBytes {
-            throw NodeFailure("\(file.displayName): frame \(index) is truncated: \(n) of \(frameBytes) bytes at byte \(at) (\(format.pixelFormat) \(format.width)x\(format.height) is \(frameBytes) bytes a frame; wrong size or format?)")
-        }
-        buffer.pts = Int64(index)
-        buffer.dts = Int64(index)
-        buffer.duration = 1
-        buffer.flags = .keyFrame
+        let buffer = try FrameIO.readFrame(file, format: format, index: index,
+                                           hint: " (\(format.pixelFormat) \(format.width)x\(format.height) is \(frameBytes) bytes a frame; wrong size or format?)")
         index += 1
         try output.send(consume buffer)
         return true

@@ -12,7 +12,6 @@ public final class Y4MSource: SourceNode, RegisteredNode {
 
     let file: InputFile?
     let format: VideoFormat
-    let frameBytes: Int
     var index = 0
 
     public init(setup: NodeSetup) throws {
@@ -21,7 +20,6 @@ public final class Y4MSource: SourceNode, RegisteredNode {
             // validating only: standard input is not read; its header decides the format at run time
             file = nil
             format = VideoFormat(pixelFormat: .yuv420p, width: 2, height: 2)
-            frameBytes = 0
             return
         }
         let file = try InputFile(path: path)
@@ -36,7 +34,6 @@ public final class Y4MSource: SourceNode, RegisteredNode {
         }
         format = VideoFormat(pixelFormat: h.pixelFormat, width: h.width, height: h.height, frameRate: h.rate,
                              range: h.range, sampleAspect: h.aspect)
-        frameBytes = h.pixelFormat.packedFrameSize(width: h.width, height: h.height)
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
@@ -48,15 +45,7 @@ public final class Y4MSource: SourceNode, RegisteredNode {
         guard line.count >= 5, String(decoding: line.prefix(5), as: UTF8.self) == "FRAME" else {
             throw NodeFailure("\(file.displayName): frame \(index) at byte \(at): expected \"FRAME\", found \"\(String(decoding: line.prefix(16), as: UTF8.self))\"")
         }
-        let buffer = SampleBuffer.makeFrame(format)
-        let n = try FrameIO.read(file, into: buffer.planes!)
-        if n < frameBytes {
-            throw NodeFailure("\(file.displayName): frame \(index) is truncated: \(n) of \(frameBytes) bytes at byte \(at + Int64(line.count) + 1)")
-        }
-        buffer.pts = Int64(index)
-        buffer.dts = Int64(index)
-        buffer.duration = 1
-        buffer.flags = .keyFrame
+        let buffer = try FrameIO.readFrame(file, format: format, index: index)
         index += 1
         try output.send(consume buffer)
         return true
