@@ -50,6 +50,19 @@ enum CLI {
     static func mediagraph(_ args: String...) throws -> Result { try run(binary, args, cwd: root) }
     static func mediagraph(_ args: [String], stdin: String? = nil) throws -> Result { try run(binary, args, stdin: stdin, cwd: root) }
 
+    /// Waits (up to `timeout` seconds) until a file whose name starts with `prefix` exists in
+    /// `dir` and is not empty: the run has started writing, so its signal handler is installed.
+    static func waitForOutput(in dir: String, prefix: String, timeout: Double = 30) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
+            if names.contains(where: { name in
+                name.hasPrefix(prefix) && ((try? FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.size] as? Int) ?? 0) > 0
+            }) { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
     /// A fresh temporary directory.
     static func tempDir() -> String {
         let d = NSTemporaryDirectory() + "mg-e2e-" + UUID().uuidString

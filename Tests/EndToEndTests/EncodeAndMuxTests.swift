@@ -76,7 +76,8 @@ import Testing
                        "--set", "src.height=240", "--set", "tone.seconds=10000", "--set", "mux.path=\(out)"]
         p.standardError = FileHandle.nullDevice
         try p.run()
-        Thread.sleep(forTimeInterval: 3)
+        CLI.waitForOutput(in: dir, prefix: ".stopped.mp4")
+        Thread.sleep(forTimeInterval: 1)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
         #expect(p.terminationStatus == 130)

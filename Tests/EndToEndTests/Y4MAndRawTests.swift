@@ -127,7 +127,8 @@ import Testing
         let errPipe = Pipe()
         p.standardError = errPipe
         try p.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        CLI.waitForOutput(in: dir, prefix: ".endless.y4m.partial")
+        Thread.sleep(forTimeInterval: 0.5)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
         let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
