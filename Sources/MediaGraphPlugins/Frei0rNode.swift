@@ -36,8 +36,8 @@ final class Frei0rNode: MediaNode {
         }
         instance = inst
         for (k, spec) in plugin.info.params.enumerated() {
-            // Like ffmpeg, leave params the graph does not change at the plugin's own value.
-            guard let value = params[spec.name], !Frei0rNode.same(value, plugin.defaults[k]) else { continue }
+            // Like ffmpeg, set only the params the graph gives; the others keep the plugin's value.
+            guard let value = params[spec.name] else { continue }
             Frei0rParam.write(plugin.api, inst, index: Int32(k), kind: plugin.paramKinds[k], value: value)
         }
         return [inputs[0].format]

@@ -68,19 +68,23 @@ public struct Frei0rPlugin: @unchecked Sendable {
             var name = ParamName.sanitize(original)
             while !used.insert(name).inserted { name += "_\(k)" }
             let explanation = p.explanation.map { String(cString: $0) } ?? ""
-            let doc = "\(explanation.isEmpty ? original : explanation) (frei0r param #\(k) \"\(original)\")"
             let d = probe.map { Frei0rParam.read(api, $0, index: Int32(k), kind: p.type) } ?? nil
+            // The plugin's value is reported in the doc, not declared as the param's default:
+            // only params the graph gives are set (as ffmpeg does), so a plugin whose
+            // constructor leaves a field unset is not fed a value read back from another
+            // instance.
+            let doc = "\(explanation.isEmpty ? original : explanation) (frei0r param #\(k) \"\(original)\"\(d.map { "; plugin's value \($0.brief)" } ?? ""))"
             switch p.type {
             case MGF0R_PARAM_BOOL:
-                params.append(ParamSpec(name, .bool, default: d, doc: doc))
+                params.append(ParamSpec(name, .bool, doc: doc))
             case MGF0R_PARAM_DOUBLE:
-                params.append(ParamSpec(name, .double(nil), default: d, doc: doc + "; nominally 0…1"))
+                params.append(ParamSpec(name, .double(nil), doc: doc + "; nominally 0…1"))
             case MGF0R_PARAM_COLOR:
-                params.append(ParamSpec(name, .numbers(3...3), default: d, doc: doc + "; colour [r, g, b], each 0…1"))
+                params.append(ParamSpec(name, .numbers(3...3), doc: doc + "; colour [r, g, b], each 0…1"))
             case MGF0R_PARAM_POSITION:
-                params.append(ParamSpec(name, .numbers(2...2), default: d, doc: doc + "; position [x, y], nominally 0…1"))
+                params.append(ParamSpec(name, .numbers(2...2), doc: doc + "; position [x, y], nominally 0…1"))
             case MGF0R_PARAM_STRING:
-                params.append(ParamSpec(name, .string, default: d, doc: doc))
+                params.append(ParamSpec(name, .string, doc: doc))
             default:
                 throw PluginError(file: path, "param #\(k) \"\(original)\" has unknown frei0r type \(p.type)")
             }
