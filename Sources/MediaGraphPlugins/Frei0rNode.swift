@@ -43,11 +43,6 @@ final class Frei0rNode: MediaNode {
         return [inputs[0].format]
     }
 
-    static func same(_ a: JSONValue, _ b: JSONValue?) -> Bool {
-        guard let b else { return false }
-        return a.brief == b.brief
-    }
-
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         guard let inst = instance, let vf = buffer.videoFormat, let src = buffer.planes else {
             throw NodeFailure("frei0r node \(plugin.typeName) '\(id)': expected raw video")

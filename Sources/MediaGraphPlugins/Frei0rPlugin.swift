@@ -17,8 +17,6 @@ public struct Frei0rPlugin: @unchecked Sendable {
     let update: mgf0r_update_fn
     /// frei0r's own param kinds, index for index with `info.params`.
     let paramKinds: [Int32]
-    /// The defaults as the plugin reported them (params equal to these are not set, as ffmpeg does).
-    let defaults: [JSONValue?]
 
     /// The size frei0r's specification asks frames to be a multiple of.
     public static let sizeMultiple = 8
@@ -59,7 +57,6 @@ public struct Frei0rPlugin: @unchecked Sendable {
         defer { if let probe { api.destruct(probe) } }
         var params: [ParamSpec] = []
         var kinds: [Int32] = []
-        var defaults: [JSONValue?] = []
         var used: Set<String> = []
         for k in 0..<max(0, Int(pi.num_params)) {
             var p = mgf0r_param_info()
@@ -89,10 +86,8 @@ public struct Frei0rPlugin: @unchecked Sendable {
                 throw PluginError(file: path, "param #\(k) \"\(original)\" has unknown frei0r type \(p.type)")
             }
             kinds.append(p.type)
-            defaults.append(d)
         }
         paramKinds = kinds
-        self.defaults = defaults
         var explanation = (pi.explanation.map { String(cString: $0) } ?? "").trimmingCharacters(in: .whitespaces)
         if !explanation.isEmpty && !".!?".contains(explanation.last!) { explanation += "." }
         let doc = "frei0r \(pluginName) \(pi.major_version).\(pi.minor_version): \(explanation) Frame width and height must be multiples of \(Frei0rPlugin.sizeMultiple)."
