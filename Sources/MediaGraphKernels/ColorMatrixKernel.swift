@@ -50,7 +50,7 @@ public struct ColorMatrixKernel: Sendable {
                 for y in band {
                     let s = UnsafeRawPointer(source.data0 + y * source.stride0)
                     let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                    if s != UnsafeRawPointer(d) {
+                    if s != UnsafeRawPointer(d) || Self.vectorRowsAllowInPlace {
                         Self.row(s, d, width: source.width, m, keepsAlpha, readsAlpha)
                     } else {
                         // In place, LLVM's overlap check sends the loop to its slow unvectorized
@@ -74,6 +74,13 @@ public struct ColorMatrixKernel: Sendable {
 
     /// Pixels per step of the in-place path (1 KiB on the stack).
     static let chunk = 256
+
+    /// The SSE2 rows load a whole step before storing it, so they run in place as they are.
+    #if arch(x86_64)
+    static let vectorRowsAllowInPlace = true
+    #else
+    static let vectorRowsAllowInPlace = false
+    #endif
 
     /// Each case gets its own specialised loop (the Bools are constants inside each).
     @inline(__always)
@@ -123,7 +130,11 @@ public struct ColorMatrixKernel: Sendable {
     @inline(__always)
     static func row(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, width: Int, _ m: Matrix,
                     keepAlpha: Bool, readAlpha: Bool) {
+        #if arch(x86_64)
+        var x = ColorMatrixSSE2.row(s, d, width: width, m, keepAlpha: keepAlpha, readAlpha: readAlpha)
+        #else
         var x = 0
+        #endif
         while x + 4 <= width {
             let p0 = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
             let p1 = s.loadUnaligned(fromByteOffset: 4 * x + 4, as: UInt32.self)

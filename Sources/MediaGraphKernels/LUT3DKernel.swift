@@ -1,4 +1,7 @@
 import MediaGraphCore
+#if arch(x86_64)
+import _Builtin_intrinsics.intel
+#endif
 
 /// Applies a 3D LUT (`CubeLUT`) to rgba/bgra frames with trilinear or tetrahedral interpolation,
 /// as ffmpeg's `lut3d` filter does (it truncates the result; we round to nearest, so the two
@@ -99,9 +102,22 @@ public struct LUT3DKernel: Sendable {
             let ag = axes[256 + Int((p >> 8) & 0xFF)]
             let ab = axes[512 + Int((p >> blueShift) & 0xFF)]
             let c = tetrahedral ? tetra(grid, ar, ag, ab) : trilinear(grid, ar, ag, ab)
-            let out = toByte(c.x) << redShift | toByte(c.y) << 8 | toByte(c.z) << blueShift | (p & 0xFF00_0000)
+            let out = bytes(redShift == 0 ? c : SIMD4(c.z, c.y, c.x, c.w)) | (p & 0xFF00_0000)
             d.storeBytes(of: out, toByteOffset: 4 * x, as: UInt32.self)
         }
+    }
+
+    /// Lanes 0…2 of `c` as bytes 0…2 of a word (lane 3 is 0), each rounded to nearest and clamped
+    /// to 0…255. On x86-64 a conversion and two saturating packs do all three lanes at once.
+    @inline(__always)
+    static func bytes(_ c: SIMD4<Float>) -> UInt32 {
+        #if arch(x86_64)
+        let i = _mm_cvtps_epi32(c)
+        let w = _mm_packs_epi32(i, i)
+        return UInt32(bitPattern: _mm_cvtsi128_si32(_mm_packus_epi16(w, w)))
+        #else
+        return toByte(c.x) | toByte(c.y) << 8 | toByte(c.z) << 16
+        #endif
     }
 
     /// Rounds to nearest and clamps to 0…255 without branches: adding 1.5·2^23 leaves the rounded
@@ -146,10 +162,19 @@ public struct LUT3DKernel: Sendable {
     static func trilinear(_ grid: UnsafePointer<SIMD4<Float>>, _ r: Axis, _ g: Axis, _ b: Axis) -> SIMD4<Float> {
         let base = Int(r.low + g.low + b.low)
         let sr = Int(r.step), sg = Int(g.step), sb = Int(b.step)
+        #if arch(x86_64)
+        // Plain vector instructions: from SIMD4 operators LLVM split the lanes and shuffled
+        // them about (measured 1.8x slower).
+        let fr = _mm_set1_ps(r.fraction), fg = _mm_set1_ps(g.fraction), fb = _mm_set1_ps(b.fraction)
+        @inline(__always) func lerp(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ t: SIMD4<Float>) -> SIMD4<Float> {
+            _mm_add_ps(a, _mm_mul_ps(_mm_sub_ps(b, a), t))
+        }
+        #else
         let fr = SIMD4(repeating: r.fraction), fg = SIMD4(repeating: g.fraction), fb = SIMD4(repeating: b.fraction)
         @inline(__always) func lerp(_ a: SIMD4<Float>, _ b: SIMD4<Float>, _ t: SIMD4<Float>) -> SIMD4<Float> {
             a + (b - a) * t
         }
+        #endif
         let c00 = lerp(grid[base], grid[base + sr], fr)
         let c10 = lerp(grid[base + sg], grid[base + sr + sg], fr)
         let c01 = lerp(grid[base + sb], grid[base + sr + sb], fr)

@@ -18,6 +18,8 @@ public final class ShaderKernel: @unchecked Sendable {
     /// One register file per band (thread).
     private var registerFiles: [UnsafeMutableRawPointer] = []
     private let registerFileBytes: Int
+    /// The colour-map path's kernel (identity when the shader is not a colour map).
+    private let colorMatrix: ColorMatrixKernel
 
     public init(program: BoundShaderProgram) {
         self.program = program
@@ -25,6 +27,7 @@ public final class ShaderKernel: @unchecked Sendable {
         uniforms = .allocate(capacity: 1)
         uniforms[0] = 0
         registerFileBytes = max(1, code.registerCount) * TileExecutor.registerBytes
+        colorMatrix = ColorMatrixKernel(program.colorMap ?? .identity)
     }
 
     deinit {
@@ -43,6 +46,16 @@ public final class ShaderKernel: @unchecked Sendable {
         }
         guard source.data0 != destination.data0 else {
             throw ShaderRunError(description: "shader filter: source and destination must be distinct buffers (a shader may sample any pixel)")
+        }
+        if let colorMap = program.colorMap {
+            // A colour map of the pixel's own colour: the built-in kernels compute the same
+            // formula on bytes (within the documented 1 LSB; invert exactly).
+            if ColorMapRecognizer.isInvert(colorMap) {
+                try InvertKernel().run(source: source, destination: destination, threads: threads)
+            } else {
+                try colorMatrix.run(source: source, destination: destination, threads: threads)
+            }
+            return
         }
         let rows = source.height
         let wanted = threads <= 0 ? RowBands.coreCount : threads

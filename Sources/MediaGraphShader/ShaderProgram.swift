@@ -1,3 +1,5 @@
+import MediaGraphKernels
+
 /// A fragment shader parsed, type-checked and compiled; bind uniform values to run it.
 ///
 /// ```swift
@@ -72,6 +74,7 @@ public final class ShaderProgram: @unchecked Sendable {
         if !errors.isEmpty { throw ShaderBindError(errors: errors) }
         let specialized = Specialization.specialize(nodes: nodes, outputs: outputs, uniforms: slots)
         return BoundShaderProgram(program: self, code: KernelCode(nodes: specialized.nodes, outputs: specialized.outputs),
+                                  colorMap: ColorMapRecognizer.recognize(nodes: specialized.nodes, outputs: specialized.outputs),
                                   warnings: warnings)
     }
 }
@@ -90,6 +93,10 @@ public struct BoundShaderProgram: Sendable {
     /// Operations run per tile of pixels and once per frame, after optimisation.
     public var pixelOperationCount: Int { code.pixel.count }
     public var frameOperationCount: Int { code.setup.count }
+    /// Set when the shader, with these uniform values, is an affine colour map of the pixel's own
+    /// colour (invert, sepia, brightness, contrast, saturation, hue ...): the kernel then runs it
+    /// as `ColorMatrixKernel` (or `InvertKernel`) does, not through the general interpreter.
+    public let colorMap: ColorTransform?
     /// Things worth telling the user, e.g. a declared uniform without a value.
     public let warnings: [String]
 }

@@ -198,7 +198,9 @@ enum KernelBench {
         print("")
         let header = ["kernel", "threads", "ours", "ffmpeg net", "ffmpeg net/ours", "ours vs memcpy", "ffmpeg filter"]
         var table: [[String]] = []
-        for (name, format, filter, body) in cases {
+        // MEDIAGRAPH_BENCH_ONLY=sepia,lut3d keeps the cases whose name contains one of the words.
+        let only = (ProcessInfo.processInfo.environment["MEDIAGRAPH_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init)
+        for (name, format, filter, body) in cases where only.isEmpty || only.contains(where: { name.contains($0) }) {
             let (src, dst) = format == .rgba ? (rgba, rgbaOut) : (yuv, yuvOut)
             let copy = format == .rgba ? memcpyRGBA : memcpyYUV
             for t in threadCounts {
