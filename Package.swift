@@ -6,6 +6,13 @@ import PackageDescription
 // imports a higher one. Only the codecs module (through the C system-library targets) touches C.
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let fast: [SwiftSetting] = v5 + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+// Code for AVX2+FMA CPUs lives in a module of its own, compiled for them; the kernels call it only
+// after checking the CPU, so the binaries still run on any x86-64.
+#if arch(x86_64)
+let avx2: [SwiftSetting] = fast + [.unsafeFlags(["-Xcc", "-mavx2", "-Xcc", "-mfma"])]
+#else
+let avx2: [SwiftSetting] = fast
+#endif
 
 let package = Package(
     name: "MediaGraph",
@@ -24,7 +31,9 @@ let package = Package(
         // core: time, formats, buffers and pools, ports, nodes, graph, negotiation, scheduler.
         .target(name: "MediaGraphCore", swiftSettings: v5),
         // kernels: pixel kernels on plane pointers, SIMD, row bands across cores.
-        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore"], swiftSettings: fast),
+        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"], swiftSettings: fast),
+        // row loops for AVX2+FMA CPUs (empty elsewhere), chosen at run time by the kernels.
+        .target(name: "MediaGraphKernelsAVX2", swiftSettings: avx2),
         // shader: the GLSL-like language compiled to row kernels.
         .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels"], swiftSettings: fast),
         // C libraries, each a module map and a shim header only.

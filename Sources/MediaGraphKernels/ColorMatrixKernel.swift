@@ -1,4 +1,5 @@
 import MediaGraphCore
+import MediaGraphKernelsAVX2
 
 /// Runs a `ColorTransform` on rgba/bgra frames: every pixel's (r, g, b, a) goes through one 4x4
 /// matrix and offset, clamped to 0…255 and rounded to nearest (ties to even).
@@ -17,8 +18,10 @@ public struct ColorMatrixKernel: Sendable {
     private let bgraCoefficients: [Float]
     private let keepsAlpha: Bool
 
-    public init(_ transform: ColorTransform) {
+    /// `vectorPath` chooses the row loops (tests compare them); by default the CPU's best.
+    public init(_ transform: ColorTransform, vectorPath: VectorPath = ColorMatrixKernel.detectedPath) {
         self.transform = transform
+        self.vectorPath = vectorPath
         keepsAlpha = transform.keepsAlpha
         rgbaCoefficients = Self.coefficients(transform, order: [0, 1, 2, 3])
         bgraCoefficients = Self.coefficients(transform, order: [2, 1, 0, 3])
@@ -44,8 +47,26 @@ public struct ColorMatrixKernel: Sendable {
         let keepsAlpha = keepsAlpha
         // Most colour filters ignore alpha as an input: skipping it saves a quarter of the maths.
         let readsAlpha = coefficients[3] != 0 || coefficients[7] != 0 || coefficients[11] != 0
+        let avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
         coefficients.withUnsafeBufferPointer { c in
             let m = Matrix(c)
+            #if arch(x86_64)
+            if avx2 {
+                let base = c.baseAddress!
+                RowBands.run(rows: source.height, threads: threads) { band in
+                    for y in band {
+                        let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                        let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                        let done = colorMatrixRowAVX2(s, d, width: source.width, coefficients: base,
+                                                      keepAlpha: keepsAlpha, readAlpha: readsAlpha)
+                        if done < source.width {
+                            Self.row(s + 4 * done, d + 4 * done, width: source.width - done, m, keepsAlpha, readsAlpha)
+                        }
+                    }
+                }
+                return
+            }
+            #endif
             RowBands.run(rows: source.height, threads: threads) { band in
                 for y in band {
                     let s = UnsafeRawPointer(source.data0 + y * source.stride0)
@@ -74,6 +95,23 @@ public struct ColorMatrixKernel: Sendable {
 
     /// Pixels per step of the in-place path (1 KiB on the stack).
     static let chunk = 256
+
+    /// The row loops in use.
+    public enum VectorPath: String, Sendable {
+        /// 256-bit AVX2 with fused multiply-add (x86-64 CPUs that have both).
+        case avx2
+        /// 128-bit SSE2 (every x86-64 CPU).
+        case sse2
+        /// Per-pixel code vectorized by the compiler (other architectures).
+        case portable
+    }
+
+    /// The best path this CPU runs, found once; `MEDIAGRAPH_NO_AVX2=1` in the environment keeps
+    /// the SSE2 loop.
+    public static let detectedPath: VectorPath = CPUFeatures.detectedPath
+
+    /// The path this kernel runs (AVX2 only where the CPU has it).
+    public let vectorPath: VectorPath
 
     /// The SSE2 rows load a whole step before storing it, so they run in place as they are.
     #if arch(x86_64)

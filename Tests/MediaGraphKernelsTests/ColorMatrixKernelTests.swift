@@ -78,15 +78,22 @@ import Testing
         }),
     ]
 
+    /// Every row loop this machine can run: the CPU's best and the SSE2 one under it.
+    static var paths: [ColorMatrixKernel.VectorPath] {
+        Array(Set([ColorMatrixKernel.detectedPath, ColorMatrixKernel.detectedPath == .portable ? .portable : .sse2]))
+    }
+
     @Test(arguments: cases.indices)
     func filterMatchesFormula(index: Int) throws {
         let (name, make, formula) = Self.cases[index]
-        let kernel = ColorMatrixKernel(try make())
-        for format in ColorMatrixKernel.formats {
-            for (w, h) in testSizes where w < 1920 || [0, 1, 4, 12].contains(index) {
-                let worst = try checkKernel(format, w, h, run: { try kernel.run(source: $0, destination: $1, threads: $2) },
-                                            reference: rgbReference(formula))
-                #expect(worst != nil && worst! <= 1, "\(name) \(format) \(w)x\(h): off by \(worst.map(String.init) ?? "bad memory")")
+        for path in Self.paths {
+            let kernel = ColorMatrixKernel(try make(), vectorPath: path)
+            for format in ColorMatrixKernel.formats {
+                for (w, h) in testSizes + [(97, 5)] where w < 1920 || [0, 1, 4, 12].contains(index) {
+                    let worst = try checkKernel(format, w, h, run: { try kernel.run(source: $0, destination: $1, threads: $2) },
+                                                reference: rgbReference(formula))
+                    #expect(worst != nil && worst! <= 1, "\(name) \(path) \(format) \(w)x\(h): off by \(worst.map(String.init) ?? "bad memory")")
+                }
             }
         }
     }
