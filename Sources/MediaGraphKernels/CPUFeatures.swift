@@ -1,5 +1,19 @@
 import Foundation
 
+/// Which row loops a kernel runs. The colour matrix and lut3d kernels have one per path.
+public enum VectorPath: String, Sendable {
+    /// 256-bit AVX2 with fused multiply-add (x86-64 CPUs that have both).
+    case avx2
+    /// 128-bit SSE2 (every x86-64 CPU).
+    case sse2
+    /// Per-pixel code vectorized by the compiler (other architectures).
+    case portable
+
+    /// The best path this CPU runs, found once; `MEDIAGRAPH_NO_AVX2=1` in the environment keeps
+    /// the SSE2 loops.
+    public static let detected: VectorPath = CPUFeatures.detectedPath
+}
+
 /// What the CPU offers beyond the x86-64 baseline, read once from /proc/cpuinfo (Linux lists a
 /// feature there only when the kernel also saves its registers, so a listed AVX2 is usable).
 enum CPUFeatures {
@@ -19,7 +33,7 @@ enum CPUFeatures {
         #endif
     }()
 
-    static var detectedPath: ColorMatrixKernel.VectorPath {
+    static var detectedPath: VectorPath {
         #if arch(x86_64)
         if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return .sse2 }
         return hasAVX2FMA ? .avx2 : .sse2

@@ -19,7 +19,7 @@ public struct ColorMatrixKernel: Sendable {
     private let keepsAlpha: Bool
 
     /// `vectorPath` chooses the row loops (tests compare them); by default the CPU's best.
-    public init(_ transform: ColorTransform, vectorPath: VectorPath = ColorMatrixKernel.detectedPath) {
+    public init(_ transform: ColorTransform, vectorPath: VectorPath = .detected) {
         self.transform = transform
         self.vectorPath = vectorPath
         keepsAlpha = transform.keepsAlpha
@@ -95,20 +95,6 @@ public struct ColorMatrixKernel: Sendable {
 
     /// Pixels per step of the in-place path (1 KiB on the stack).
     static let chunk = 256
-
-    /// The row loops in use.
-    public enum VectorPath: String, Sendable {
-        /// 256-bit AVX2 with fused multiply-add (x86-64 CPUs that have both).
-        case avx2
-        /// 128-bit SSE2 (every x86-64 CPU).
-        case sse2
-        /// Per-pixel code vectorized by the compiler (other architectures).
-        case portable
-    }
-
-    /// The best path this CPU runs, found once; `MEDIAGRAPH_NO_AVX2=1` in the environment keeps
-    /// the SSE2 loop.
-    public static let detectedPath: VectorPath = CPUFeatures.detectedPath
 
     /// The path this kernel runs (AVX2 only where the CPU has it).
     public let vectorPath: VectorPath

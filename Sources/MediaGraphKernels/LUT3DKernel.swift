@@ -1,4 +1,5 @@
 import MediaGraphCore
+import MediaGraphKernelsAVX2
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
@@ -26,14 +27,16 @@ public struct LUT3DKernel: Sendable {
     /// upper one, and the fraction between them.
     private let axes: [Axis]
 
-    struct Axis {
-        var low: Int32
-        var step: Int32
-        var fraction: Float
-    }
+    typealias Axis = LUT3DAxis
 
-    public init(_ lut: CubeLUT, interpolation: Interpolation = .tetrahedral) {
+    /// The row loops this kernel runs (AVX2+FMA only where the CPU has them).
+    public let vectorPath: VectorPath
+
+    /// `vectorPath` chooses the row loops (tests compare them); by default the CPU's best.
+    public init(_ lut: CubeLUT, interpolation: Interpolation = .tetrahedral,
+                vectorPath: VectorPath = .detected) {
         self.interpolation = interpolation
+        self.vectorPath = vectorPath
         size = lut.size
         grid = lut.table.map { SIMD4($0.x * 255, $0.y * 255, $0.z * 255, 0) }
         var axes: [Axis] = []
@@ -60,6 +63,7 @@ public struct LUT3DKernel: Sendable {
         // Bit position of red and blue in a little-endian pixel word.
         let redShift: UInt32 = source.format == .rgba ? 0 : 16
         let tetrahedral = interpolation == .tetrahedral
+        let avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
         grid.withUnsafeBufferPointer { g in
             axes.withUnsafeBufferPointer { a in
                 let grid = g.baseAddress!, axes = a.baseAddress!
@@ -67,6 +71,13 @@ public struct LUT3DKernel: Sendable {
                     for y in band {
                         let s = UnsafeRawPointer(source.data0 + y * source.stride0)
                         let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                        #if arch(x86_64)
+                        if avx2 {
+                            lut3dRowAVX2(s, d, width: source.width, grid: grid, axes: axes,
+                                         bgra: redShift != 0, tetrahedral: tetrahedral)
+                            continue
+                        }
+                        #endif
                         if tetrahedral {
                             Self.tetrahedralRow(s, d, source.width, grid, axes, redShift)
                         } else {

@@ -79,8 +79,8 @@ import Testing
     ]
 
     /// Every row loop this machine can run: the CPU's best and the SSE2 one under it.
-    static var paths: [ColorMatrixKernel.VectorPath] {
-        Array(Set([ColorMatrixKernel.detectedPath, ColorMatrixKernel.detectedPath == .portable ? .portable : .sse2]))
+    static var paths: [VectorPath] {
+        Array(Set([VectorPath.detected, VectorPath.detected == .portable ? .portable : .sse2]))
     }
 
     @Test(arguments: cases.indices)

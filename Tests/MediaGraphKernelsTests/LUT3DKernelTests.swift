@@ -67,13 +67,16 @@ import Testing
     func matchesReferenceFormula(interpolation: LUT3DKernel.Interpolation) throws {
         for size in [2, 17, 33] {
             let lut = try CubeLUT(size: size, Self.look)
-            let kernel = LUT3DKernel(lut, interpolation: interpolation)
             let reference = interpolation == .tetrahedral ? Self.tetrahedral(lut) : Self.trilinear(lut)
-            for format in LUT3DKernel.formats {
-                for (w, h) in testSizes where w < 1920 || (size == 33 && format == (interpolation == .tetrahedral ? .rgba : .bgra)) {
-                    let worst = try checkKernel(format, w, h, run: { try kernel.run(source: $0, destination: $1, threads: $2) },
-                                                reference: rgbReference(reference))
-                    #expect(worst != nil && worst! <= 1, "size \(size) \(format) \(w)x\(h)")
+            // The CPU's best row loop and the baseline one under it.
+            for path in ColorMatrixKernelTests.paths {
+                let kernel = LUT3DKernel(lut, interpolation: interpolation, vectorPath: path)
+                for format in LUT3DKernel.formats {
+                    for (w, h) in testSizes where w < 1920 || (size == 33 && format == (interpolation == .tetrahedral ? .rgba : .bgra)) {
+                        let worst = try checkKernel(format, w, h, run: { try kernel.run(source: $0, destination: $1, threads: $2) },
+                                                    reference: rgbReference(reference))
+                        #expect(worst != nil && worst! <= 1, "size \(size) \(path) \(format) \(w)x\(h)")
+                    }
                 }
             }
         }
