@@ -18,16 +18,21 @@ public final class ShaderKernel: @unchecked Sendable {
     /// One register file per band (thread).
     private var registerFiles: [UnsafeMutableRawPointer] = []
     private let registerFileBytes: Int
+    /// The colour map this kernel runs with the built-in kernels, if any.
+    private let colorMap: ColorTransform?
     /// The colour-map path's kernel (identity when the shader is not a colour map).
     private let colorMatrix: ColorMatrixKernel
 
-    public init(program: BoundShaderProgram) {
+    /// `colorMaps: false` runs even a colour-map shader through the general tile kernel (for
+    /// comparisons; the results agree within 1 LSB).
+    public init(program: BoundShaderProgram, colorMaps: Bool = true) {
         self.program = program
+        colorMap = colorMaps ? program.colorMap : nil
         code = program.code
         uniforms = .allocate(capacity: 1)
         uniforms[0] = 0
         registerFileBytes = max(1, code.registerCount) * TileExecutor.registerBytes
-        colorMatrix = ColorMatrixKernel(program.colorMap ?? .identity)
+        colorMatrix = ColorMatrixKernel(colorMap ?? .identity)
     }
 
     deinit {
@@ -47,7 +52,7 @@ public final class ShaderKernel: @unchecked Sendable {
         guard source.data0 != destination.data0 else {
             throw ShaderRunError(description: "shader filter: source and destination must be distinct buffers (a shader may sample any pixel)")
         }
-        if let colorMap = program.colorMap {
+        if let colorMap {
             // A colour map of the pixel's own colour: the built-in kernels compute the same
             // formula on bytes (within the documented 1 LSB; invert exactly).
             if ColorMapRecognizer.isInvert(colorMap) {

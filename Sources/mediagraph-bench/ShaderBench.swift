@@ -33,10 +33,11 @@ enum ShaderBench {
 
         let shaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Graphs/shaders")
-        func shader(_ name: String, _ uniforms: [String: ShaderUniformValue], threads: Int) -> Timing? {
+        func shader(_ name: String, _ uniforms: [String: ShaderUniformValue], threads: Int, colorMaps: Bool = true) -> Timing? {
             do {
                 let text = try String(contentsOf: shaders.appendingPathComponent(name + ".glsl"), encoding: .utf8)
-                let kernel = ShaderKernel(program: try ShaderProgram(source: text, fileName: name + ".glsl").bind(uniforms: uniforms))
+                let kernel = ShaderKernel(program: try ShaderProgram(source: text, fileName: name + ".glsl").bind(uniforms: uniforms),
+                                          colorMaps: colorMaps)
                 try kernel.run(source: input, destination: output, threads: threads)  // warm-up
                 return time(frames: frames) { for _ in 0..<frames { try? kernel.run(source: input, destination: output, threads: threads) } }
             } catch {
@@ -59,6 +60,9 @@ enum ShaderBench {
         let nullPass = skipGeq ? nil : geq("null")
         let inv = shader("invert", [:], threads: 0), inv1 = shader("invert", [:], threads: 1)
         let sep = shader("sepia", ["intensity": 1.0], threads: 0), sep1 = shader("sepia", ["intensity": 1.0], threads: 1)
+        // The same two shaders through the general tile kernel (colour-map recognition off).
+        let invGeneral1 = shader("invert", [:], threads: 1, colorMaps: false)
+        let sepGeneral1 = shader("sepia", ["intensity": 1.0], threads: 1, colorMaps: false)
         let swirl = shader("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 1.2], threads: 0)
         let swirl1 = shader("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 1.2], threads: 1)
         // the built-in kernels of the same name, same frames (the target: shader within 3x)
@@ -99,6 +103,8 @@ enum ShaderBench {
         print("built-in invert kernel (1 thread)      \(ms(kInv1))   shader/built-in \(ratio(inv1, kInv1))")
         print("built-in sepia kernel (all cores)      \(ms(kSep))   shader/built-in \(ratio(sep, kSep))")
         print("built-in sepia kernel (1 thread)       \(ms(kSep1))   shader/built-in \(ratio(sep1, kSep1))")
+        print("invert.glsl, general kernel (1t)       \(ms(invGeneral1))   shader/built-in \(ratio(invGeneral1, kInv1))")
+        print("sepia.glsl, general kernel (1t)        \(ms(sepGeneral1))   shader/built-in \(ratio(sepGeneral1, kSep1))")
         print("shader swirl.glsl (all cores)          \(ms(swirl))")
         print("shader swirl.glsl (1 thread)           \(ms(swirl1))")
     }

@@ -72,6 +72,26 @@ struct ColorMapTests {
         #expect(try Self.bound(branch, ["u": 1]).colorMap != nil)
     }
 
+    /// The colour-map path and the general tile kernel give the same frames within 1 LSB.
+    @Test func bothPathsAgree() throws {
+        let input = TestImage.pattern(width: 385, height: 289, seed: 5)
+        let cases: [(String, [String: ShaderUniformValue])] = [("invert", [:]), ("sepia", ["intensity": 0.6]),
+            ("brightness_contrast", ["brightness": -0.2, "contrast": 2.5]), ("saturation", ["saturation": 1.8]), ("grayscale", [:])]
+        for (name, uniforms) in cases {
+            let program = try ShaderProgram(source: ShippedShaderTests.load(name)).bind(uniforms: uniforms)
+            var outputs: [TestImage] = []
+            for colorMaps in [true, false] {
+                let output = TestImage(width: input.width, height: input.height)
+                try ShaderKernel(program: program, colorMaps: colorMaps).run(source: input.planes, destination: output.planes)
+                outputs.append(output)
+            }
+            let worst = maxDifference(outputs[0]) { x, y in
+                SIMD4((0..<4).map { Double(outputs[1][x, y, $0]) / 255 })
+            }
+            #expect(worst.diff <= 1, "\(name): \(worst.diff) LSB apart")
+        }
+    }
+
     /// Results through the colour-map path against the formula, in place of the interpreter:
     /// invert exactly, a mixed matrix with offset and alpha output within 1 LSB.
     @Test func colourMapPathMatchesTheFormula() throws {
