@@ -29,16 +29,7 @@ enum ColorMapRecognizer {
     static func recognize(nodes: [Node], outputs: [Int32]) -> ColorTransform? {
         var forms = [Affine?](repeating: nil, count: nodes.count)
         // Which values the outputs need: forms are computed only for those.
-        var live = [Bool](repeating: false, count: nodes.count)
-        for o in outputs { live[Int(o)] = true }
-        for i in stride(from: nodes.count - 1, through: 0, by: -1) where live[i] {
-            let n = nodes[i]
-            if n.op == .channel { live[Int(n.a)] = true; continue }
-            let k = n.op.operandCount
-            if k >= 1 { live[Int(n.a)] = true }
-            if k >= 2 { live[Int(n.b)] = true }
-            if k >= 3 { live[Int(n.c)] = true }
-        }
+        let live = Liveness.needed(nodes, by: outputs)
         func channel(_ c: Int) -> Affine {
             var w = SIMD4<Double>.zero
             w[c] = 1

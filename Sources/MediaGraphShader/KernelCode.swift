@@ -40,16 +40,7 @@ struct KernelCode {
             }
         }
         // Live values, walking back from the outputs.
-        var live = [Bool](repeating: false, count: count)
-        for o in outputs { live[Int(o)] = true }
-        for i in stride(from: count - 1, through: 0, by: -1) where live[i] {
-            let n = nodes[i]
-            if n.op == .channel { live[Int(n.a)] = true; continue }
-            let k = n.op.operandCount
-            if k >= 1 { live[Int(n.a)] = true }
-            if k >= 2 { live[Int(n.b)] = true }
-            if k >= 3 { live[Int(n.c)] = true }
-        }
+        let live = Liveness.needed(nodes, by: outputs)
         var register = [Int32](repeating: -1, count: count)
         var next: Int32 = 0
         for i in 0..<count where live[i] && frameFixed[i] {

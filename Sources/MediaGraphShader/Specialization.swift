@@ -3,16 +3,7 @@
 /// straight code). Only values the outputs need are copied.
 enum Specialization {
     static func specialize(nodes: [Node], outputs: [Int32], uniforms: [Float]) -> (nodes: [Node], outputs: [Int32]) {
-        var live = [Bool](repeating: false, count: nodes.count)
-        for o in outputs { live[Int(o)] = true }
-        for i in stride(from: nodes.count - 1, through: 0, by: -1) where live[i] {
-            let n = nodes[i]
-            if n.op == .channel { live[Int(n.a)] = true; continue }
-            let k = n.op.operandCount
-            if k >= 1 { live[Int(n.a)] = true }
-            if k >= 2 { live[Int(n.b)] = true }
-            if k >= 3 { live[Int(n.c)] = true }
-        }
+        let live = Liveness.needed(nodes, by: outputs)
         let b = IRBuilder()
         var map = [Int32](repeating: -1, count: nodes.count)
         for (i, n) in nodes.enumerated() where live[i] {
