@@ -40,8 +40,12 @@ public final class ShaderKernel: @unchecked Sendable {
         for f in registerFiles { f.deallocate() }
     }
 
+    /// Whether `run` may be given the same frame as source and destination: true for colour-map
+    /// shaders, which read only the pixel they write.
+    public var runsInPlace: Bool { colorMap != nil }
+
     /// Runs the shader for every pixel of `destination`, sampling `source` (a distinct buffer of
-    /// the same size). Both must be rgba. `threads` 0 uses every core.
+    /// the same size, or the same one when `runsInPlace`). Both must be rgba. `threads` 0 uses every core.
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         guard source.format == .rgba, destination.format == .rgba else {
             throw ShaderRunError(description: "shader filter needs rgba frames, found \(source.format) -> \(destination.format)")
@@ -49,7 +53,7 @@ public final class ShaderKernel: @unchecked Sendable {
         guard source.width == destination.width, source.height == destination.height, source.width > 0, source.height > 0 else {
             throw ShaderRunError(description: "shader filter: source \(source.width)x\(source.height) and destination \(destination.width)x\(destination.height) must be the same non-empty size")
         }
-        guard source.data0 != destination.data0 else {
+        guard source.data0 != destination.data0 || colorMap != nil else {
             throw ShaderRunError(description: "shader filter: source and destination must be distinct buffers (a shader may sample any pixel)")
         }
         if let colorMap {

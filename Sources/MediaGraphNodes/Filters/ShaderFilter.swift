@@ -68,7 +68,16 @@ public final class ShaderFilter: RegisteredNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        // a shader may sample anywhere in its input, so it always writes a separate frame
+        let kernel = self.kernel, threads = self.threads
+        if kernel.runsInPlace {
+            // A colour map reads only the pixel it writes: in place when the frame is unshared,
+            // as the built-in filters do.
+            try output.sendTransformed(consume buffer) { src, dst, _ in
+                try kernel.run(source: src, destination: dst, threads: threads)
+            }
+            return
+        }
+        // any other shader may sample anywhere in its input, so it writes a separate frame
         guard let format = buffer.videoFormat, let src = buffer.planes else { return }
         let out = SampleBuffer.makeFrame(format, timeBase: buffer.timeBase)
         out.copyMetadata(from: buffer)
