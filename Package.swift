@@ -35,7 +35,9 @@ let package = Package(
         // row loops for AVX2+FMA CPUs (empty elsewhere), chosen at run time by the kernels.
         .target(name: "MediaGraphKernelsAVX2", swiftSettings: avx2),
         // shader: the GLSL-like language compiled to row kernels.
-        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels"], swiftSettings: fast),
+        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderAVX2"], swiftSettings: fast),
+        // the shader's tile loop compiled for AVX2+FMA CPUs (its files link to the shader module's).
+        .target(name: "MediaGraphShaderAVX2", dependencies: ["MediaGraphCore"], swiftSettings: avx2),
         // C libraries, each a module map and a shim header only.
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
@@ -69,7 +71,7 @@ let package = Package(
 
         .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"], swiftSettings: v5),
         // Writes a fragmented MP4 slowly so a test can SIGKILL it mid-file (MP4 tests only).
         .executableTarget(name: "mp4-fragment-writer", dependencies: ["MediaGraphMP4", "MediaGraphCore"], swiftSettings: v5),

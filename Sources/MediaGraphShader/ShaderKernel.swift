@@ -1,6 +1,7 @@
 import Dispatch
 import MediaGraphCore
 import MediaGraphKernels
+import MediaGraphShaderAVX2
 
 /// Why a frame could not be processed.
 public struct ShaderRunError: Error, CustomStringConvertible, Sendable {
@@ -18,15 +19,20 @@ public final class ShaderKernel: @unchecked Sendable {
     /// One register file per band (thread).
     private var registerFiles: [UnsafeMutableRawPointer] = []
     private let registerFileBytes: Int
+    /// Whether the tile loop runs the AVX2 build (the CPU has AVX2 and FMA and `vectorPath`
+    /// allows it).
+    private let useAVX2: Bool
     /// The colour map this kernel runs with the built-in kernels, if any.
     private let colorMap: ColorTransform?
     /// The colour-map path's kernel (identity when the shader is not a colour map).
     private let colorMatrix: ColorMatrixKernel
 
     /// `colorMaps: false` runs even a colour-map shader through the general tile kernel (for
-    /// comparisons; the results agree within 1 LSB).
-    public init(program: BoundShaderProgram, colorMaps: Bool = true) {
+    /// comparisons; the results agree within 1 LSB). `vectorPath` picks the tile loop's build
+    /// (AVX2 only where the CPU has it); both give the same bytes.
+    public init(program: BoundShaderProgram, colorMaps: Bool = true, vectorPath: VectorPath = .detected) {
         self.program = program
+        useAVX2 = vectorPath == .avx2 && VectorPath.detected == .avx2
         colorMap = colorMaps ? program.colorMap : nil
         code = program.code
         uniforms = .allocate(capacity: 1)
@@ -84,66 +90,27 @@ public final class ShaderKernel: @unchecked Sendable {
     }
 
     private func runBand(_ rows: Range<Int>, registers: UnsafeMutableRawPointer, source: FramePlanes, destination: FramePlanes) {
-        let exec = TileExecutor(registers: registers, source: UnsafePointer(source.data0), sourceStride: source.stride0,
-                                width: source.width, height: source.height,
-                                widthF: Float(source.width), heightF: Float(source.height))
-        let u = UnsafePointer(uniforms)
-        code.setup.withUnsafeBufferPointer { setup in
-            for inst in setup { exec.execute(inst, x0: 0, y: 0, uniforms: u) }
-        }
-        let width = source.width
         let out = code.output
-        let r = exec.reg(out[0]), g = exec.reg(out[1]), b = exec.reg(out[2]), a = exec.reg(out[3])
-        code.pixel.withUnsafeBufferPointer { pixel in
-            for y in rows {
-                let dstRow = destination.data0 + y * destination.stride0
-                var x0 = 0
-                while x0 < width {
-                    for inst in pixel { exec.execute(inst, x0: x0, y: y, uniforms: u) }
-                    let n = min(KernelCode.lanes, width - x0)
-                    ShaderKernel.storePixels(dstRow + x0 * 4, count: n, r, g, b, a)
-                    x0 += KernelCode.lanes
+        code.setup.withUnsafeBufferPointer { setup in
+            code.pixel.withUnsafeBufferPointer { pixel in
+                #if arch(x86_64)
+                if useAVX2 {
+                    let done = shaderBandAVX2(rows: rows, registers: registers, source: UnsafePointer(source.data0),
+                                              sourceStride: source.stride0, width: source.width, height: source.height,
+                                              destination: destination.data0, destinationStride: destination.stride0,
+                                              setup: UnsafeRawBufferPointer(setup), pixel: UnsafeRawBufferPointer(pixel),
+                                              instructionStride: MemoryLayout<Instruction>.stride,
+                                              output: (out[0], out[1], out[2], out[3]), uniforms: UnsafePointer(uniforms))
+                    if done { return }
                 }
+                #endif
+                BandRunner.run(rows: rows, registers: registers, source: UnsafePointer(source.data0),
+                               sourceStride: source.stride0, width: source.width, height: source.height,
+                               destination: destination.data0, destinationStride: destination.stride0,
+                               setup: setup, pixel: pixel, output: (out[0], out[1], out[2], out[3]),
+                               uniforms: UnsafePointer(uniforms))
             }
         }
     }
 
-    /// Clamps to 0...1, scales to 0...255 and rounds to nearest (ties to even); NaN becomes 0.
-    @inline(__always)
-    static func storePixels(_ dst: UnsafeMutablePointer<UInt8>, count: Int,
-                            _ r: UnsafeMutableRawPointer, _ g: UnsafeMutableRawPointer,
-                            _ b: UnsafeMutableRawPointer, _ a: UnsafeMutableRawPointer) {
-        @inline(__always) func byte(_ p: UnsafeMutableRawPointer, _ l: Int) -> UInt8 {
-            let v = p.load(fromByteOffset: l * 4, as: Float.self)
-            // NaN fails both comparisons and lands on 0; rounding as in the SIMD path.
-            let c: Float = v > 0 ? (v < 1 ? v : 1) : 0
-            return UInt8(truncatingIfNeeded: (c * 255 + 12_582_912).bitPattern)
-        }
-        var done = 0
-        if count == KernelCode.lanes {
-            // 8 pixels at a time: clamp (NaN to 0), scale, round, pack rgba into one word each.
-            typealias V = SIMD8<Float>
-            let raw = UnsafeMutableRawPointer(dst)
-            @inline(__always) func bytes(_ p: UnsafeMutableRawPointer, _ k: Int) -> SIMD8<UInt32> {
-                let v = p.load(fromByteOffset: k * 32, as: V.self)
-                var c = v.replacing(with: 0, where: .!(v .> 0))
-                c = c.replacing(with: 1, where: c .> 1)
-                // Adding 1.5 * 2^23 rounds c * 255 to the nearest integer (ties to even, as GPUs
-                // convert to unorm8) and leaves it in the low mantissa bits.
-                return unsafeBitCast(c * 255 + 12_582_912, to: SIMD8<UInt32>.self) & 0xFF
-            }
-            for k in 0..<KernelCode.lanes / 8 {
-                let word = bytes(r, k) | (bytes(g, k) &<< 8) | (bytes(b, k) &<< 16) | (bytes(a, k) &<< 24)
-                raw.storeBytes(of: word, toByteOffset: k * 32, as: SIMD8<UInt32>.self)
-            }
-            done = count
-        }
-        for l in done..<count {
-            let p = dst + l * 4
-            p[0] = byte(r, l)
-            p[1] = byte(g, l)
-            p[2] = byte(b, l)
-            p[3] = byte(a, l)
-        }
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import MediaGraphShader
+import MediaGraphKernels
 
 /// Every shader in Graphs/shaders over whole frames against a scalar Double reference of the
 /// same formula, written here independently: at most 1 LSB.
@@ -164,5 +165,24 @@ enum Reference_ {
         let top = pixel(img, ix, iy) * (1 - ax) + pixel(img, ix + 1, iy) * ax
         let bottom = pixel(img, ix, iy + 1) * (1 - ax) + pixel(img, ix + 1, iy + 1) * ax
         return top * (1 - ay) + bottom * ay
+    }
+}
+
+/// The tile loop's AVX2 build (on CPUs that have it) and the baseline build run the same source:
+/// they must give the same bytes.
+struct TileLoopBuildTests {
+    @Test func avx2AndBaselineBuildsGiveTheSameBytes() throws {
+        let input = TestImage.pattern(width: 385, height: 289, seed: 11)
+        for c in ShippedShaderTests.cases {
+            let program = try ShaderProgram(source: ShippedShaderTests.load(c.name)).bind(uniforms: c.uniforms)
+            var outputs: [[UInt8]] = []
+            for path in [VectorPath.detected, .sse2] {
+                let output = TestImage(width: input.width, height: input.height)
+                try ShaderKernel(program: program, colorMaps: false, vectorPath: path)
+                    .run(source: input.planes, destination: output.planes, threads: 2)
+                outputs.append((0..<output.height).flatMap { y in (0..<output.width * 4).map { output[$0 / 4, y, $0 % 4] } })
+            }
+            #expect(outputs[0] == outputs[1], "\(c.name): \(VectorPath.detected) and sse2 builds differ")
+        }
     }
 }

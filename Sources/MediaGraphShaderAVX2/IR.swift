@@ -1,0 +1,1 @@
+../MediaGraphShader/IR.swift

@@ -1,0 +1,1 @@
+../MediaGraphShader/ScalarMath.swift
