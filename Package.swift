@@ -3,7 +3,8 @@ import PackageDescription
 
 // Layering (see Docs/architecture.md): core at the bottom; kernels, shader, codecs and mp4 beside
 // each other; built-in nodes adapt them to the engine; the CLI on top. A lower module never
-// imports a higher one. Only the codecs module (through the C system-library targets) touches C.
+// imports a higher one. Only the codecs module (through the C system-library targets) touches C
+// libraries; kernels and shader use the compiler's x86 intrinsics (instructions, not libraries).
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 let fast: [SwiftSetting] = v5 + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 // Code for AVX2+FMA CPUs lives in a module of its own, compiled for them; the kernels call it only
