@@ -114,7 +114,7 @@ import Testing
     @Test(arguments: y4mCases)
     func malformedY4M(_ c: Y4MCase) throws {
         let dir = CLI.tempDir()
-        FileManager.default.createFile(atPath: dir + "/in.y4m", contents: Data(c.bytes))
+        #expect(FileManager.default.createFile(atPath: dir + "/in.y4m", contents: Data(c.bytes)), "could not write the input")
         let g = CLI.writeGraph("{ \"nodes\": { \"src\": { \"type\": \"y4msrc\", \"params\": { \"path\": \"in.y4m\" } }, \(Self.sink) }, \"chains\": [[\"src\", \"out\"]] }", in: dir)
         let r = try CLI.mediagraph("run", "--quiet", g)
         #expect(r.status != 0)
@@ -125,7 +125,7 @@ import Testing
 
     @Test func truncatedRawNamesFrameAndOffset() throws {
         let dir = CLI.tempDir()
-        FileManager.default.createFile(atPath: dir + "/in.raw", contents: Data(count: 6 * 4 * 2 + 10))
+        #expect(FileManager.default.createFile(atPath: dir + "/in.raw", contents: Data(count: 6 * 4 * 2 + 10)), "could not write the input")
         let g = CLI.writeGraph("{ \"nodes\": { \"src\": { \"type\": \"rawsrc\", \"params\": { \"path\": \"in.raw\", \"width\": 4, \"height\": 4 } }, \"out\": { \"type\": \"rawsink\", \"params\": { \"path\": \"out.raw\" } } }, \"chains\": [[\"src\", \"out\"]] }", in: dir)
         let r = try CLI.mediagraph("run", "--quiet", g)
         #expect(r.status == 1)

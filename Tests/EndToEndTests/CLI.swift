@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// Runs the built `mediagraph` binary (and ffmpeg/ffprobe) as a user would.
 enum CLI {
@@ -36,15 +37,17 @@ enum CLI {
         p.standardError = errPipe
         if let stdin { p.standardInput = FileHandle(forReadingAtPath: stdin) } else { p.standardInput = FileHandle.nullDevice }
         try p.run()
-        var outData = Data(), errData = Data()
+        // Both pipes drain at once (a full pipe would block the child); the group's wait orders
+        // the reads before the results are used.
+        let out = PipeData(), err = PipeData()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { out.data = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
-        DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { err.data = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         p.waitUntilExit()
         group.wait()
-        return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return Result(status: p.terminationStatus, stdout: out.data, stderr: String(decoding: err.data, as: UTF8.self))
     }
 
     static func mediagraph(_ args: String...) throws -> Result { try run(binary, args, cwd: root) }
@@ -73,7 +76,7 @@ enum CLI {
     /// Writes a graph file into `dir` and returns its path.
     static func writeGraph(_ json: String, in dir: String, name: String = "g.json") -> String {
         let path = dir + "/" + name
-        FileManager.default.createFile(atPath: path, contents: json.data(using: .utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: json.data(using: .utf8)), "could not write \(path)")
         return path
     }
 
@@ -89,4 +92,9 @@ enum CLI {
         }
         return out
     }
+}
+
+/// What one reader thread collected from a pipe.
+final class PipeData: @unchecked Sendable {
+    var data = Data()
 }

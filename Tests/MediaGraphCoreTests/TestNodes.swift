@@ -48,7 +48,7 @@ final class AddOne: RegisteredNode {
     }
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        var src = consume buffer
+        let src = consume buffer
         if Int(src.pts) == failAt { throw NodeFailure("failing on purpose at frame \(failAt)") }
         let counter = self.counter
         try output.sendTransformed(consume src) { s, d, inPlace in

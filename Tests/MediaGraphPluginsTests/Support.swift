@@ -43,15 +43,17 @@ enum Tool {
         p.standardError = errPipe
         p.standardInput = FileHandle.nullDevice
         try p.run()
-        var outData = Data(), errData = Data()
+        // Both pipes drain at once (a full pipe would block the child); the group's wait orders
+        // the reads before the results are used.
+        let out = PipeData(), err = PipeData()
         let group = DispatchGroup()
         group.enter()
-        DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { out.data = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         group.enter()
-        DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        DispatchQueue.global().async { err.data = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         p.waitUntilExit()
         group.wait()
-        return Result(status: p.terminationStatus, stdout: outData, stderr: String(decoding: errData, as: UTF8.self))
+        return Result(status: p.terminationStatus, stdout: out.data, stderr: String(decoding: err.data, as: UTF8.self))
     }
 
     static func mediagraph(_ args: [String], cwd: String? = nil, env: [String: String] = [:]) throws -> Result {
@@ -66,7 +68,7 @@ enum Tool {
     }
 
     static func write(_ text: String, to path: String) {
-        FileManager.default.createFile(atPath: path, contents: text.data(using: .utf8))
+        #expect(FileManager.default.createFile(atPath: path, contents: text.data(using: .utf8)), "could not write \(path)")
     }
 
     static func read(_ path: String) -> [UInt8] {
@@ -96,4 +98,9 @@ enum Tool {
         let pl = plugins.isEmpty ? "" : "\"plugins\": [" + plugins.map { "\"\($0)\"" }.joined(separator: ", ") + "],\n"
         return "{\(pl)\"nodes\": {\(nodes)}, \"chains\": [[\(chain.joined(separator: ", "))]]}"
     }
+}
+
+/// What one reader thread collected from a pipe.
+final class PipeData: @unchecked Sendable {
+    var data = Data()
 }
