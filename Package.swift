@@ -38,7 +38,8 @@ let package = Package(
         // shader: the GLSL-like language compiled to row kernels.
         .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderAVX2"], swiftSettings: fast),
         // the shader's tile loop compiled for AVX2+FMA CPUs (its files link to the shader module's).
-        .target(name: "MediaGraphShaderAVX2", dependencies: ["MediaGraphCore"], swiftSettings: avx2),
+        .target(name: "MediaGraphShaderAVX2", dependencies: ["MediaGraphCore"],
+                swiftSettings: avx2 + [.define("MEDIAGRAPH_SHADER_AVX2")]),
         // C libraries, each a module map and a shim header only.
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),

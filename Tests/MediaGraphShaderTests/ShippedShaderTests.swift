@@ -185,4 +185,27 @@ struct TileLoopBuildTests {
             #expect(outputs[0] == outputs[1], "\(c.name): \(VectorPath.detected) and sse2 builds differ")
         }
     }
+
+    /// Sampling far outside the frame, at infinities and at NaN clamps alike in both builds.
+    @Test func edgeAndNaNSamplingAgree() throws {
+        let source = """
+        varying highp vec2 textureCoordinate;
+        uniform sampler2D inputImageTexture;
+        void main() {
+            highp vec2 c = textureCoordinate * 3.0 - 1.0;
+            highp vec4 inside = texture2D(inputImageTexture, c);
+            highp vec4 wild = texture2D(inputImageTexture, vec2(c.x / (c.y - c.y), c.y * 1e30));
+            gl_FragColor = mix(inside, wild, 0.5);
+        }
+        """
+        let program = try ShaderProgram(source: source).bind(uniforms: [:])
+        let input = TestImage.pattern(width: 97, height: 61, seed: 3)
+        var outputs: [[UInt8]] = []
+        for path in [VectorPath.detected, .sse2] {
+            let output = TestImage(width: input.width, height: input.height)
+            try ShaderKernel(program: program, vectorPath: path).run(source: input.planes, destination: output.planes, threads: 1)
+            outputs.append((0..<output.height).flatMap { y in (0..<output.width * 4).map { output[$0 / 4, y, $0 % 4] } })
+        }
+        #expect(outputs[0] == outputs[1])
+    }
 }
