@@ -26,7 +26,8 @@ enum ColorMapRecognizer {
     static let largestCoefficient = 64.0
 
     /// The colour map the outputs compute, or nil when they are not one.
-    static func recognize(nodes: [Node], outputs: [Int32]) -> ColorTransform? {
+    static func recognize(nodes: [Node], outputs unclamped: [Int32]) -> ColorTransform? {
+        let outputs = unclamped.map { withoutOuterClamp($0, nodes) }
         var forms = [Affine?](repeating: nil, count: nodes.count)
         // Which values the outputs need: forms are computed only for those.
         let live = Liveness.needed(nodes, by: outputs)
@@ -80,6 +81,26 @@ enum ColorMapRecognizer {
         }
         guard (matrix + offset).allSatisfy({ $0.isFinite && abs($0) <= largestCoefficient }) else { return nil }
         return try? ColorTransform.matrix(matrix, offset: offset)
+    }
+
+    /// An output's value without the clamps around it that the store to bytes makes anyway:
+    /// min(x, c) with c ≥ 1 and max(x, c) with c ≤ 0 (so `clamp(x, 0.0, 1.0)`), outermost only.
+    /// The store clamps to 0…1 exactly as min/max do for the values an affine map can take.
+    static func withoutOuterClamp(_ id: Int32, _ nodes: [Node]) -> Int32 {
+        var id = id
+        while true {
+            let n = nodes[Int(id)]
+            guard n.op == .min || n.op == .max else { return id }
+            func constant(_ x: Int32) -> Float? { nodes[Int(x)].op == .const ? nodes[Int(x)].imm : nil }
+            let redundant: (Float) -> Bool = n.op == .min ? { $0 >= 1 } : { $0 <= 0 }
+            if let c = constant(n.b), redundant(c) {
+                id = n.a
+            } else if let c = constant(n.a), redundant(c) {
+                id = n.b
+            } else {
+                return id
+            }
+        }
     }
 
     /// Whether `t` is rgb' = 1 - rgb with alpha kept: what `InvertKernel` computes on bytes.

@@ -57,7 +57,8 @@ struct ColorMapTests {
     @Test func nonLinearOrPositionDependentShadersAreNotColourMaps() throws {
         let bodies = [
             "gl_FragColor = c * c;",                                              // product of colours
-            "gl_FragColor = clamp(c * 2.0, 0.0, 1.0);",                            // clamp inside
+            "gl_FragColor = clamp(c * 2.0, 0.0, 1.0) * 0.5;",                      // clamp inside
+            "gl_FragColor = clamp(c * 2.0, 0.2, 1.0);",                            // a clamp the store does not make
             "gl_FragColor = vec4(c.rgb * textureCoordinate.x, c.a);",              // position
             "gl_FragColor = texture2D(inputImageTexture, textureCoordinate + vec2(0.01, 0.0));",  // another point
             "if (c.r > 0.5) discard; gl_FragColor = 1.0 - c;",                     // pixel-dependent discard
@@ -67,6 +68,9 @@ struct ColorMapTests {
         for body in bodies {
             #expect(try Self.bound(Self.wrap(body)).colorMap == nil, "\(body)")
         }
+        // The outermost clamp to 0…1 is what storing bytes does anyway: still a colour map.
+        #expect(try Self.bound(Self.wrap("gl_FragColor = clamp(vec4(c.rgb * 1.5 - 0.1, c.a), 0.0, 1.0);")).colorMap != nil)
+        #expect(try Self.bound(Self.wrap("gl_FragColor = min(max(1.0 - c, vec4(-2.0)), 3.0);")).colorMap != nil)
         // A branch on a uniform is decided at binding: this one is a colour map.
         let branch = Self.wrap("if (u > 0.5) { gl_FragColor = 1.0 - c; } else { gl_FragColor = c * 0.5; }", declarations: "uniform float u;")
         #expect(try Self.bound(branch, ["u": 1]).colorMap != nil)
@@ -103,7 +107,7 @@ struct ColorMapTests {
             }
             #expect(exact.diff == 0, "invert \(w)x\(h)")
 
-            let body = "gl_FragColor = vec4(0.5 * c.r + 0.4 * c.b - 0.1, c.g * 1.3 + 0.2 * c.a, (c.b - c.r) / 2.0 + 0.5, 0.8 * c.a + 0.1);"
+            let body = "gl_FragColor = clamp(vec4(0.5 * c.r + 0.4 * c.b - 0.1, c.g * 1.3 + 0.2 * c.a, (c.b - c.r) / 2.0 + 0.5, 0.8 * c.a + 0.1), 0.0, 1.0);"
             let mixed = try runShader(Self.wrap(body), on: input, threads: 3)
             let worst = maxDifference(mixed) { x, y in
                 let r = input.unit(x, y, 0), g = input.unit(x, y, 1), b = input.unit(x, y, 2), a = input.unit(x, y, 3)
