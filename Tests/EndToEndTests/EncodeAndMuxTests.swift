@@ -48,6 +48,23 @@ import Testing
         #expect(ours != nil && ours == theirs, "same library, same settings, same input: the streams should be identical")
     }
 
+    /// Sinks create the directory they write into, as `out/demo.mp4` needs in a fresh checkout
+    /// (the MP4 sink did not, and only passed when another sink had made out/ first).
+    @Test func sinksCreateMissingOutputDirectories() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 160, "height": 120, "frames": 10 } },
+                     "enc": { "type": "h264", "params": { "preset": "ultrafast" } },
+                     "mux": { "type": "mp4", "params": { "path": "new/deeper/clip.mp4" } },
+                     "y4m": { "type": "y4msink", "params": { "path": "other/new/clip.y4m" } } },
+          "chains": [["src", "enc", "mux.video"], ["src", "y4m"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try CLI.probe(dir + "/new/deeper/clip.mp4", "nb_read_frames", countFrames: true)["nb_read_frames"] == "10")
+        #expect(FileManager.default.fileExists(atPath: dir + "/other/new/clip.y4m"))
+    }
+
     @Test func remuxOfAnAnnexBStreamIsFrameAccurate() throws {
         let dir = CLI.tempDir()
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30000/1001", "-frames:v", "75",

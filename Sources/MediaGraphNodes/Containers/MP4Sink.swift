@@ -48,6 +48,7 @@ public final class MP4Sink: RegisteredNode {
     }
 
     public func start() throws {
+        try OutputDirectory.prepare(for: path)
         let m = try MP4Muxer(path: path, options: options)
         for f in formats {
             let id = try m.addTrack(for: f)

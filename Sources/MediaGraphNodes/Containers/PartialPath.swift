@@ -1,4 +1,5 @@
 import Foundation
+import MediaGraphCore
 
 /// A hidden temporary path beside an output, renamed into place when the output is complete and
 /// removed otherwise, so nothing half-written is ever left at the output path.
@@ -8,17 +9,9 @@ struct PartialPath {
 
     init(_ path: String) throws {
         self.path = path
+        try OutputDirectory.prepare(for: path)
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            throw NodeFailureText("cannot write '\(path)': it is a directory")
-        }
-        if !FileManager.default.fileExists(atPath: dir) {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                throw NodeFailureText("cannot create directory '\(dir)' for '\(path)': \(error.localizedDescription)")
-            }
-        }
         temp = dir + "/." + url.lastPathComponent + ".partial-\(getpid())"
     }
 
@@ -26,12 +19,9 @@ struct PartialPath {
         if rename(temp, path) != 0 {
             let why = String(cString: strerror(errno))
             unlink(temp)
-            throw NodeFailureText("cannot move the finished file to '\(path)': \(why)")
+            throw NodeFailure("cannot move the finished file to '\(path)': \(why)")
         }
     }
 
     func discard() { unlink(temp) }
 }
-
-import MediaGraphCore
-typealias NodeFailureText = NodeFailure

@@ -26,19 +26,12 @@ final class OutputFile {
             tempPath = nil
             return
         }
+        do { try OutputDirectory.prepare(for: path) } catch {
+            buffer.deallocate()
+            throw error
+        }
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
-            buffer.deallocate()
-            throw NodeFailure("cannot write '\(path)': it is a directory")
-        }
-        if !FileManager.default.fileExists(atPath: dir) {
-            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
-                buffer.deallocate()
-                throw NodeFailure("cannot create directory '\(dir)' for '\(path)': \(error.localizedDescription)")
-            }
-        }
         let temp = dir + "/." + url.lastPathComponent + ".partial-\(getpid())"
         fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         if fd < 0 {
