@@ -28,8 +28,8 @@ public final class ShaderKernel: @unchecked Sendable {
     private let colorMatrix: ColorMatrixKernel
 
     /// `colorMaps: false` runs even a colour-map shader through the general tile kernel (for
-    /// comparisons; the results agree within 1 LSB). `vectorPath` picks the tile loop's build
-    /// (AVX2 only where the CPU has it); both give the same bytes.
+    /// comparisons; the results agree within 1 LSB). `vectorPath` picks the row loops of the tile
+    /// kernel and of the colour-map kernel (AVX2 only where the CPU has it).
     public init(program: BoundShaderProgram, colorMaps: Bool = true, vectorPath: VectorPath = .detected) {
         self.program = program
         useAVX2 = vectorPath == .avx2 && VectorPath.detected == .avx2
@@ -38,7 +38,7 @@ public final class ShaderKernel: @unchecked Sendable {
         uniforms = .allocate(capacity: 1)
         uniforms[0] = 0
         registerFileBytes = max(1, code.registerCount) * TileExecutor.registerBytes
-        colorMatrix = ColorMatrixKernel(colorMap ?? .identity)
+        colorMatrix = ColorMatrixKernel(colorMap ?? .identity, vectorPath: vectorPath)
     }
 
     deinit {
