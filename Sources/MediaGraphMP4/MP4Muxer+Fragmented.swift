@@ -34,6 +34,48 @@ extension MP4Muxer {
         }
     }
 
+    /// A fragment's first sample when it is a sync sample: its presentation time (media
+    /// timeline, track timescale), where its moof starts, and which traf of that moof holds it.
+    struct RandomAccessPoint {
+        var time: Int64
+        var moofOffset: UInt64
+        var trafNumber: Int
+    }
+
+    /// The mfra box at the end of a completed fragmented file, as ffmpeg writes it: for every
+    /// track a tfra listing each fragment that starts with a sync sample (time, moof offset,
+    /// traf 1-based, first trun, first sample), then mfro with the size of the whole box, so a
+    /// reader finds the index from the end of the file and seeks without scanning every moof.
+    /// A file cut short by a crash has none and is read by scanning, as before.
+    func writeRandomAccessIndex() throws {
+        guard let file, moovWritten else { return }
+        var w = ByteWriter(capacity: 256)
+        var sizeField = 0
+        w.box("mfra") { w in
+            for (i, t) in tracks.enumerated() where i < randomAccess.count && !randomAccess[i].isEmpty {
+                w.fullBox("tfra", version: 1, flags: 0) { w in
+                    w.u32(UInt32(t.description.id))
+                    w.u32(0) // traf, trun and sample numbers in one byte each
+                    w.u32(UInt32(randomAccess[i].count))
+                    for p in randomAccess[i] {
+                        w.u64(UInt64(max(0, p.time)))
+                        w.u64(p.moofOffset)
+                        w.u8(UInt8(p.trafNumber))
+                        w.u8(1)
+                        w.u8(1)
+                    }
+                }
+            }
+            w.fullBox("mfro", version: 0, flags: 0) { w in
+                sizeField = w.count
+                w.u32(0) // patched: the size of mfra
+            }
+        }
+        w.patchU32(at: sizeField, UInt32(w.count))
+        try file.write(w.bytes)
+        try file.flush()
+    }
+
     struct FragmentRun {
         var track: Int
         var baseDecodeTime: Int64
@@ -42,6 +84,8 @@ extension MP4Muxer {
         var flags: [UInt32] = []
         var offsets: [Int32] = []
         var dataStart = 0
+        /// Presentation time of the first sample when it is a sync sample.
+        var firstSyncPresentation: Int64?
     }
 
     func writeFragment(before cut: MediaTime?) throws {
@@ -54,6 +98,7 @@ extension MP4Muxer {
             var run = FragmentRun(track: i, baseDecodeTime: t.headSample.dts - t.firstDTS!)
             run.dataStart = fragmentData.count
             var minPTS = Int64.max
+            var firstPresentation: Int64?
             while t.hasQueued {
                 let s = t.headSample
                 if let cut, !(t.time(s.dts) < cut) { break }
@@ -70,12 +115,16 @@ extension MP4Muxer {
                 run.durations.append(UInt32(clamping: duration))
                 run.sizes.append(UInt32(size))
                 let sync = s.isSync || !t.description.isVideo
+                if run.sizes.count == 1 && sync { firstPresentation = s.pts - t.firstDTS! }
                 run.flags.append(sync ? 0x0200_0000 : 0x0101_0000)
                 run.offsets.append(Int32(clamping: s.pts - s.dts))
                 minPTS = min(minPTS, s.pts)
             }
             if t.firstFragmentMinPTS == nil { t.firstFragmentMinPTS = minPTS }
-            if !run.sizes.isEmpty { runs.append(run) }
+            if !run.sizes.isEmpty {
+                run.firstSyncPresentation = firstPresentation
+                runs.append(run)
+            }
         }
         if runs.isEmpty { return }
         if !moovWritten {
@@ -112,6 +161,13 @@ extension MP4Muxer {
         }
         let moofSize = w.count
         for (field, start) in offsetFields { w.patchU32(at: field, UInt32(moofSize + 8 + start)) }
+        let moofOffset = file.position
+        if randomAccess.count < tracks.count { randomAccess += Array(repeating: [], count: tracks.count - randomAccess.count) }
+        for (k, run) in runs.enumerated() {
+            if let time = run.firstSyncPresentation {
+                randomAccess[run.track].append(RandomAccessPoint(time: time, moofOffset: moofOffset, trafNumber: k + 1))
+            }
+        }
         w.u32(UInt32(fragmentData.count + 8))
         w.fourCC("mdat")
         try file.write(w.bytes)

@@ -45,6 +45,8 @@ public final class MP4Muxer {
     var fragmentSequence: UInt32 = 0
     var moovWritten = false
     var fragmentData: [UInt8] = []
+    /// Where each track's fragments start with a sync sample, for the closing mfra box.
+    var randomAccess: [[RandomAccessPoint]] = []
 
     /// Opens the output (a hidden temporary beside `path` in normal mode): an unwritable
     /// directory fails here.
@@ -197,6 +199,7 @@ public final class MP4Muxer {
             for t in tracks { t.ended = true }
             if options.fragmented {
                 try writeReadyFragments(final: true)
+                try writeRandomAccessIndex()
                 try file?.closeFile()
                 file = nil
             } else {

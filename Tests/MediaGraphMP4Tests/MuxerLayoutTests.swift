@@ -58,6 +58,13 @@ import MediaGraphMP4
         let boxes = try topLevelBoxes(out)
         #expect(Array(boxes.prefix(3)) == ["ftyp", "moov", "moof"])
         #expect(boxes.filter { $0 == "moof" }.count == 4) // one per key frame (every 25 frames)
+        #expect(boxes.last == "mfra", "a completed fragmented file ends with its random-access index")
+        try checkRandomAccessIndex(out, fragments: 4)
+        // ffmpeg finds the index and reads the file through it without a complaint.
+        let mfra = try run("ffmpeg", ["-hide_banner", "-v", "verbose", "-use_mfra_for", "pts", "-i", out, "-f", "null", "-"])
+        #expect(mfra.status == 0 && mfra.stderr.contains("found tfra"), "\(mfra.stderr)")
+        #expect(!mfra.stderr.contains("rror"), "\(mfra.stderr)")
+        #expect(try frameMD5(out, ["-ss", "2"]) == frameMD5(src.mp4, ["-ss", "2"]))
         #expect(try contains(out, fourCC: "mvex"))
         let streams = try probeStreams(out)
         let v = streams.first { $0["codec_type"] as? String == "video" } ?? [:]
@@ -159,4 +166,56 @@ import MediaGraphMP4
         #expect(try probeVideoPackets(out).filter(\.key).count == 3)
         #expect(try frameMD5(out).map { $0.split(separator: ",").last! } == (try frameMD5(ivfPath)).map { $0.split(separator: ",").last! })
     }
+}
+
+/// Reads the mfra box of a fragmented file by the ISO BMFF layout and checks it against the file:
+/// mfro's size is mfra's; every tfra entry points at a moof that holds that track in the traf
+/// it names, whose first sample is a sync sample; times grow; the video track lists every
+/// fragment.
+func checkRandomAccessIndex(_ path: String, fragments: Int) throws {
+    let data = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+    func u32(_ i: Int) -> Int { Int(data[i]) << 24 | Int(data[i + 1]) << 16 | Int(data[i + 2]) << 8 | Int(data[i + 3]) }
+    func u64(_ i: Int) -> Int { u32(i) << 32 | u32(i + 4) }
+    func type(_ i: Int) -> String { String(decoding: data[(i + 4)..<(i + 8)], as: UTF8.self) }
+    // The last 16 bytes are mfro: size 16, 'mfro', version/flags, then mfra's size.
+    let mfraSize = u32(data.count - 4)
+    let mfra = data.count - mfraSize
+    #expect(type(data.count - 16) == "mfro" && mfra >= 0 && type(mfra) == "mfra" && u32(mfra) == mfraSize)
+    guard mfra >= 0, type(mfra) == "mfra" else { return }
+    var videoEntries = 0
+    var i = mfra + 8
+    while i < data.count - 16 {
+        #expect(type(i) == "tfra")
+        let trackID = u32(i + 12)
+        #expect(u32(i + 16) == 0, "one byte each for traf, trun and sample numbers")
+        let count = u32(i + 20)
+        var lastTime = -1
+        for e in 0..<count {
+            let entry = i + 24 + e * 19
+            let time = u64(entry), moof = u64(entry + 8), traf = Int(data[entry + 16])
+            #expect(time > lastTime, "times grow")
+            lastTime = time
+            #expect(Int(data[entry + 17]) == 1 && Int(data[entry + 18]) == 1)
+            #expect(type(moof) == "moof", "entry points at a moof")
+            // Walk to the traf it names and check its track and first sample's flags.
+            var child = moof + 8, seen = 0
+            while child < moof + u32(moof) {
+                if type(child) == "traf" {
+                    seen += 1
+                    if seen == traf {
+                        let tfhd = child + 8
+                        #expect(type(tfhd) == "tfhd" && u32(tfhd + 12) == trackID)
+                        var box = tfhd
+                        while type(box) != "trun" { box += u32(box) }
+                        let firstFlags = u32(box + 20 + 4 + 4)   // after count and data offset: duration, size, flags
+                        #expect(firstFlags & 0x0001_0000 == 0, "first sample is a sync sample")
+                    }
+                }
+                child += u32(child)
+            }
+        }
+        if trackID == 1 { videoEntries = count }
+        i += u32(i)
+    }
+    #expect(videoEntries == fragments)
 }

@@ -115,10 +115,15 @@ func contains(_ path: String, fourCC: String) throws -> Bool {
     return data.range(of: Data(fourCC.utf8)) != nil
 }
 
-/// /work/shared/tools/browser-play's JSON report, or nil when the tool is not installed.
+/// ../shared/tools/browser-play's JSON report (../shared lies beside the checkout). A missing
+/// tool is a test failure, not a silent skip: Chromium is one of the muxer's references.
 func browserPlay(_ path: String, minFrames: Int) throws -> [String: Any]? {
-    let tool = "/work/shared/tools/browser-play"
-    guard fileExists(tool) else { return nil }
+    let checkout = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let tool = checkout.appendingPathComponent("../shared/tools/browser-play").standardizedFileURL.path
+    guard fileExists(tool) else {
+        Issue.record("browser-play not found at \(tool): ../shared must lie beside the checkout")
+        return nil
+    }
     let r = try run(tool, [path, "--min-frames", "\(minFrames)"])
     let line = r.stdout.split(separator: "\n").last.map(String.init) ?? ""
     var j = (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any] ?? [:]
