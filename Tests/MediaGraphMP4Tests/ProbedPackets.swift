@@ -54,6 +54,20 @@ struct ProbedStream {
         for i in packets.indices { packets[i].pts += ticks; packets[i].dts += ticks }
     }
 
+    /// Takes each packet's duration from the stts of track `track` (0-based) of the MP4 it was
+    /// read from: ffprobe reports the last AAC packet as a whole frame even where stts (and so
+    /// ffmpeg's copy) has it shorter.
+    mutating func takeDurations(fromSTTSOf path: String, track: Int) throws {
+        let all = try BoxTree(path).all("moov.trak.mdia.minf.stbl.stts")
+        guard track < all.count else { throw TestFailure("no track \(track) in \(path)") }
+        let b = all[track]
+        func u32(_ i: Int) -> Int64 { Int64(b[i]) << 24 | Int64(b[i + 1]) << 16 | Int64(b[i + 2]) << 8 | Int64(b[i + 3]) }
+        var durations: [Int64] = []
+        for e in 0..<Int(u32(4)) { durations += Array(repeating: u32(12 + 8 * e), count: Int(u32(8 + 8 * e))) }
+        guard durations.count == packets.count else { throw TestFailure("stts of \(path) has \(durations.count) samples, ffprobe \(packets.count)") }
+        for i in packets.indices { packets[i].duration = durations[i] }
+    }
+
     /// The bytes of an ffprobe hex dump ("00000000: 4f70 7573 …  OpusHead").
     static func hexdump(_ text: String) -> [UInt8] {
         var out: [UInt8] = []

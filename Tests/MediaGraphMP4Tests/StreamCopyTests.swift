@@ -88,6 +88,35 @@ import MediaGraphMP4
         #expect(intValue(play["totalVideoFrames"]) == 25, "\(play)")
     }
 
+    /// The same in a fragmented file: the same sample entries, the same decoded audio, and it
+    /// plays in Chromium.
+    @Test func opusAndVP9Fragmented() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let webm = dir.file("in.webm"), ref = dir.file("ffmpeg.mp4"), ours = dir.file("ours.mp4"), ivf = dir.file("in.ivf")
+        try ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000",
+                    "-t", "2", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-cpu-used", "8", "-g", "25", "-c:a", "libopus", webm])
+        try ffmpeg(["-i", webm, "-c", "copy", ref])
+        try ffmpeg(["-i", webm, "-map", "0:v", "-c", "copy", ivf])
+        var video = try ProbedStream(webm, select: "v:0"), audio = try ProbedStream(webm, select: "a:0")
+        let start = min(video.startTime, audio.startTime)
+        video.shift(by: -start)
+        audio.shift(by: -start)
+        let muxer = try MP4Muxer(path: ours, options: MP4MuxerOptions(fragmented: true))
+        let v = try muxer.addVideoTrack(codec: .vp9, width: 320, height: 240, timescale: MP4Muxer.timescale(for: video.timeBase),
+                                        configuration: .vpx(try IVFReader(path: ivf).configuration))
+        let a = try muxer.addAudioTrack(codec: .opus, sampleRate: 48000, channels: 1, configuration: .opus(try #require(audio.opusConfiguration)))
+        try Self.mux([(video, v), (audio, a)], into: muxer)
+        #expect(muxer.completedFragments >= 2)
+        #expect(try decodeErrors(ours) == "")
+        #expect(try Self.decodedMD5(ours, "a:0") == Self.decodedMD5(ref, "a:0"))
+        let entry = "moov.trak.mdia.minf.stbl.stsd.Opus.dOps"
+        #expect(try BoxTree(ours).first(entry) == BoxTree(ref).first(entry))
+        let play = try #require(try browserPlay(ours, minFrames: 50))
+        #expect(play["exitStatus"] as? Int == 0, "\(play)")
+        #expect(intValue(play["totalVideoFrames"]) == 50, "\(play)")
+    }
+
     /// MP3 into mp4a with objectTypeIndication 0x6B: the MP3 file's frames, the encoder delay
     /// its LAME header states as negative timestamps (the time-zero contract), give the same
     /// packets, edit list, timing and decoded samples as ffmpeg's copy.
