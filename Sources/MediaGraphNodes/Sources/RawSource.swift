@@ -26,7 +26,8 @@ public final class RawSource: SourceNode, RegisteredNode {
         let pf = PixelFormat(rawValue: p.string("format", default: "yuv420p"))!
         format = VideoFormat(pixelFormat: pf, width: p.int("width")!, height: p.int("height")!,
                              frameRate: p.rational("rate") ?? Rational(25, 1),
-                             range: p.string("range").flatMap(ColorRange.init(rawValue:)))
+                             range: p.string("range").flatMap(ColorRange.init(rawValue:)),
+                             sampleAspect: Rational(0, 1))   // unknown, as ffmpeg's rawvideo demuxer has it
         frameBytes = pf.packedFrameSize(width: format.width, height: format.height)
         file = try InputFile(path: p.path("path")!)
         file.stop = setup.stop
