@@ -30,6 +30,7 @@ public enum BuiltinNodes {
         r.addAdapter(ConvertNode.adapter)
         r.add(ScaleNode.self)
         r.add(ShaderFilter.self)
+        r.add(SetParamsNode.self)
         // encoders
         r.add(H264EncoderNode.self)
         r.add(HEVCEncoderNode.self)

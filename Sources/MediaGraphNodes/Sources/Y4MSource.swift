@@ -1,7 +1,7 @@
 import MediaGraphCore
 
-/// `y4msrc`: reads a YUV4MPEG2 file or stdin ("-"). Size, rate, aspect and chroma format come
-/// from the stream header; a truncated last frame is an error naming the frame and byte offset.
+/// `y4msrc`: reads a YUV4MPEG2 file or stdin ("-"). Size, rate, aspect, chroma format and
+/// siting and range come from the stream header; a truncated last frame is an error naming the frame and byte offset.
 public final class Y4MSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "y4msrc",
@@ -33,7 +33,7 @@ public final class Y4MSource: SourceNode, RegisteredNode {
             // chroma planes round up; supported as ffmpeg does
         }
         format = VideoFormat(pixelFormat: h.pixelFormat, width: h.width, height: h.height, frameRate: h.rate,
-                             range: h.range, sampleAspect: h.aspect)
+                             range: h.range, color: VideoColor(chromaLocation: h.chromaLocation), sampleAspect: h.aspect)
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
