@@ -94,7 +94,7 @@ public final class ADTSReader {
         let header = try ADTSReader.parseHeader(file.buffer + h, path: path, offset: offset)
         guard let s = try file.ensure(header.frameLength, from: position) else {
             throw ElementaryStreamError(path: path, offset: offset,
-                                        message: "file ends inside a frame: header says \(header.frameLength) bytes, \(file.count - position) left")
+                                        message: "file ends inside a frame: header says \(header.frameLength) bytes, \(file.count) left") // ensure moved the frame to the buffer's start
         }
         let data = Array(UnsafeBufferPointer(start: file.buffer + s + header.headerSize, count: header.frameLength - header.headerSize))
         position = s + header.frameLength

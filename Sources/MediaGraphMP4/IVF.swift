@@ -98,8 +98,9 @@ public final class IVFReader {
             throw ElementaryStreamError(path: path, offset: offset, message: "frame size \(size) is not in 1…\(MediaLimits.maxIVFFrameSize)")
         }
         guard let s = try file.ensure(12 + size, from: position) else {
+            // ensure moved the frame header to the start of the buffer.
             throw ElementaryStreamError(path: path, offset: offset,
-                                        message: "file ends inside a frame: header says \(size) bytes, \(file.count - position - 12) left")
+                                        message: "file ends inside a frame: header says \(size) bytes, \(file.count - 12) left")
         }
         let data = Array(UnsafeBufferPointer(start: file.buffer + s + 12, count: size))
         position = s + 12 + size

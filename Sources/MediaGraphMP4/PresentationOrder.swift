@@ -90,8 +90,8 @@ extension PresentationOrder where Item == PendingAccessUnit {
                     + "(\(pendingBytes) bytes) read behind it, above the limit of \(MediaLimits.maxPicturesAwaitingOutput) "
                     + "units or \(MediaLimits.maxBytesAwaitingOutput) bytes: its picture order count does not fit a reorder depth of \(reorderDepth)")
         }
-        // pts and dts are at most (pictures pushed) × frame duration.
-        if Int64(pushedCount + 1).multipliedReportingOverflow(by: frameDuration).overflow {
+        // pts ≤ (pictures pushed) × frame duration and dts ≥ −(reorder depth) × frame duration.
+        if Int64(pushedCount + 1 + reorderDepth).multipliedReportingOverflow(by: frameDuration).overflow {
             throw ElementaryStreamError(path: path, offset: unit.offset,
                                         message: "timestamp of access unit \(pushedCount) overflows 64 bits (frame duration \(frameDuration) ticks)")
         }

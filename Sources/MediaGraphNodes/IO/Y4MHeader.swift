@@ -28,12 +28,16 @@ struct Y4MHeader {
             throw NodeFailure("\(source) is not a YUV4MPEG2 file: it starts with \"\(shown)\", expected \"YUV4MPEG2 \"")
         }
         func fail(_ at: Int, _ message: String) -> NodeFailure { NodeFailure("\(source): byte \(at): \(message)") }
-        /// `<num>:<den>` with both terms in 0…maxRateTerm, or nil if it is not that.
+        /// `<num>:<den>` as two integers ≥ 0, or nil if it is not that.
         func ratio(_ v: Substring) -> (Int64, Int64)? {
             let parts = v.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let n = Int64(parts[0]), let d = Int64(parts[1]),
-                  (0...MediaLimits.maxRateTerm).contains(n), (0...MediaLimits.maxRateTerm).contains(d) else { return nil }
+            guard parts.count == 2, let n = Int64(parts[0]), let d = Int64(parts[1]), n >= 0, d >= 0 else { return nil }
             return (n, d)
+        }
+        func checkTerms(_ at: Int, _ f: Substring, _ what: String, _ n: Int64, _ d: Int64) throws {
+            guard n <= MediaLimits.maxRateTerm, d <= MediaLimits.maxRateTerm else {
+                throw fail(at, "\(what) '\(f)' in the YUV4MPEG2 header has a term above the limit of \(MediaLimits.maxRateTerm)")
+            }
         }
         var w: Int?, h: Int?
         var wAt = 0
@@ -56,14 +60,16 @@ struct Y4MHeader {
                 h = v
             case "F":
                 guard let (n, d) = ratio(value), n > 0, d > 0 else {
-                    throw fail(at, "bad frame rate '\(f)' in the YUV4MPEG2 header (expected F<num>:<den>, e.g. F30:1, each term in 1…\(MediaLimits.maxRateTerm))")
+                    throw fail(at, "bad frame rate '\(f)' in the YUV4MPEG2 header (expected F<num>:<den>, e.g. F30:1)")
                 }
+                try checkTerms(at, f, "frame rate", n, d)
                 rate = Rational(n, d)
             case "A":
                 // A0:0 means unknown; anything else must be a ratio of 32-bit terms.
                 guard let (n, d) = ratio(value) else {
-                    throw fail(at, "bad pixel aspect '\(f)' in the YUV4MPEG2 header (expected A<num>:<den>, e.g. A1:1, each term in 0…\(MediaLimits.maxRateTerm))")
+                    throw fail(at, "bad pixel aspect '\(f)' in the YUV4MPEG2 header (expected A<num>:<den>, e.g. A1:1, or A0:0 for unknown)")
                 }
+                try checkTerms(at, f, "pixel aspect", n, d)
                 if n > 0 && d > 0 { aspect = Rational(n, d) }
             case "I":
                 guard value == "p" || value == "?" else {
