@@ -15,8 +15,10 @@ enum SampleEntry {
             let body: (inout ByteWriter) -> Void = { w in w.fullBox("vpcC", version: 1, flags: 0) { vpcC(&$0, c) } }
             if track.codec == .vp8 { visual(&w, "vp08", track, body) } else { visual(&w, "vp09", track, body) }
         case .aac(let c):
-            mp4a(&w, track, objectType: 0x40, decoderSpecificInfo: c.audioSpecificConfig, channels: c.channels,
-                 sampleRate: c.sampleRate, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
+            // the track's rate and channels, as ffmpeg writes the stream's (for HE-AAC the
+            // AudioSpecificConfig's core rate is half the output rate)
+            mp4a(&w, track, objectType: 0x40, decoderSpecificInfo: c.audioSpecificConfig, channels: track.channels,
+                 sampleRate: track.sampleRate, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
         case .mp3:
             mp4a(&w, track, objectType: 0x6B, decoderSpecificInfo: [], channels: track.channels,
                  sampleRate: track.sampleRate, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
