@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// The GLSL ES 1.00 built-in functions the language supports, lowered to lane operations.
 enum Builtins {
     static let unary: [String: Op] = ["sin": .sin, "cos": .cos, "tan": .tan, "asin": .asin, "acos": .acos,

@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// Builds the SSA list, folding constants, simplifying identities and reusing an identical earlier
 /// value (value numbering) as it goes, so unrolled loops and inlined functions stay small.
 final class IRBuilder {

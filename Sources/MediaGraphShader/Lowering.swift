@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// Type-checks the syntax tree and lowers it to SSA in one walk: every expression is checked as
 /// it is lowered, errors are collected (an erroneous expression yields `Value.error`, which later
 /// checks ignore so one mistake gives one message).

@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// Expressions: operators, swizzles, indexing, constructors, calls.
 extension Lowering {
     func lowerExpression(_ e: Expr) -> Value {

@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// A value during lowering: its type and one SSA value per scalar component.
 struct Value {
     var type: ShaderType

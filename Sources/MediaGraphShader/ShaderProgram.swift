@@ -1,3 +1,4 @@
+import MediaGraphShaderTiles
 import MediaGraphKernels
 
 /// A fragment shader parsed, type-checked and compiled; bind uniform values to run it.
