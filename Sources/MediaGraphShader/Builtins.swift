@@ -28,6 +28,7 @@ extension Lowering {
         "\(name)(" + args.map { $0.type.description }.joined(separator: ", ") + ")"
     }
 
+    @inline(never)
     func callBuiltin(_ name: String, _ args: [Value], _ loc: ShaderSourceLocation) -> Value {
         let range = Builtins.argumentCounts[name] ?? 1...1
         guard range.contains(args.count) else {

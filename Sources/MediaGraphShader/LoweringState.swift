@@ -58,3 +58,10 @@ struct Frame {
     var returnValue: [Int32]
     var loops: [LoopState] = []
 }
+
+/// A user function with its parameter and return types resolved once.
+struct UserFunction {
+    var decl: FunctionDecl
+    var parameterTypes: [ShaderType]
+    var returnType: ShaderType
+}

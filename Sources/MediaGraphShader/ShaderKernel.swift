@@ -46,6 +46,9 @@ public final class ShaderKernel: @unchecked Sendable {
         for f in registerFiles { f.deallocate() }
     }
 
+    /// Bytes of register files one kernel may hold (one file per band of rows).
+    public static let maximumRegisterMemory = 64 << 20
+
     /// Whether `run` may be given the same frame as source and destination: true for colour-map
     /// shaders, which read only the pixel they write.
     public var runsInPlace: Bool { colorMap != nil }
@@ -74,7 +77,10 @@ public final class ShaderKernel: @unchecked Sendable {
         }
         let rows = source.height
         let wanted = threads <= 0 ? RowBands.coreCount : threads
-        let bands = max(1, min(wanted, rows / 8))
+        // Each band has its own register file: together they stay within `maximumRegisterMemory`
+        // (a large shader with many threads asked for runs in fewer bands, not in more memory).
+        let affordable = max(1, ShaderKernel.maximumRegisterMemory / registerFileBytes)
+        let bands = max(1, min(wanted, rows / 8, affordable))
         while registerFiles.count < bands {
             registerFiles.append(.allocate(byteCount: registerFileBytes, alignment: 64))
         }
