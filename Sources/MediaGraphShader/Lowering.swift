@@ -18,6 +18,9 @@ final class Lowering {
     var nesting = 0
     /// Set once a budget or nesting limit has been reported: lowering then unwinds.
     var stopped = false
+    /// While a function is checked on its own: the values of the globals it assigns, before
+    /// each assignment (restored in reverse afterwards).
+    var globalWrites: [(Variable, [Int32])]?
     /// The last place lowering entered (for statements that record none).
     var here = ShaderSourceLocation(line: 1, column: 1)
     var frames: [Frame] = []
@@ -80,6 +83,7 @@ final class Lowering {
     func lower(_ items: [TopLevel]) {
         fragColor = Variable(name: "gl_FragColor", type: .vec(4), ids: Array(repeating: b.constant(0), count: 4),
                              storage: .fragColor, location: ShaderSourceLocation(line: 1, column: 1))
+        fragColor.isGlobal = true
         scopes[0]["gl_FragColor"] = fragColor
         frames = [Frame(name: "", ifMask: nil, returnFlag: nil, returnType: .void, returnValue: [])]
         var mainDecl: FunctionDecl?
@@ -99,9 +103,9 @@ final class Lowering {
             guard case .function(let f) = item, f.body != nil, f.name != "main" else { continue }
             guard withinBudget(at: f.location) else { return }
             let function = signature(of: f, index: index)
-            // Restoring the globals afterwards costs one step each.
-            b.charge(scopes[0].count)
-            let saved = scopes[0].values.map { ($0, $0.ids) }
+            // Globals the body assigns are put back afterwards (journaled by `assign`: copying
+            // every global for every function would be quadratic).
+            globalWrites = []
             let savedWritten = fragColorWritten
             let savedDiscard = discardFlag
             let args = function.parameterTypes.map { t -> Value in
@@ -109,7 +113,8 @@ final class Lowering {
                 return Value(type: t, ids: (0..<max(0, t.componentCount)).map { _ in b.source(.opaque) })
             }
             _ = inline(function, arguments: args, checkingOnly: true)
-            for (v, ids) in saved { v.ids = ids }
+            for (v, ids) in (globalWrites ?? []).reversed() { v.ids = ids }
+            globalWrites = nil
             fragColorWritten = savedWritten
             discardFlag = savedDiscard
         }
@@ -325,7 +330,9 @@ final class Lowering {
             return
         }
         if d.name.hasPrefix("gl_") { error(d.location, "'\(d.name)' is a reserved name"); return }
-        scopes[scopes.count - 1][d.name] = Variable(name: d.name, type: type, ids: ids, storage: isConst ? .const : .local, location: d.location)
+        let variable = Variable(name: d.name, type: type, ids: ids, storage: isConst ? .const : .local, location: d.location)
+        variable.isGlobal = scopes.count == 1
+        scopes[scopes.count - 1][d.name] = variable
     }
 
     func lookup(_ name: String) -> Variable? {
@@ -373,6 +380,7 @@ final class Lowering {
 
     func assign(_ lv: LValue, _ value: [Int32]) {
         if lv.variable.storage == .fragColor { fragColorWritten = true }
+        if lv.variable.isGlobal && globalWrites != nil { globalWrites?.append((lv.variable, lv.variable.ids)) }
         let m = activeMask()
         for (k, p) in lv.positions.enumerated() {
             lv.variable.ids[p] = m.map { b.emit(.select, $0, value[k], lv.variable.ids[p]) } ?? value[k]

@@ -17,6 +17,8 @@ final class Variable {
     var ids: [Int32]
     let storage: Storage
     let location: ShaderSourceLocation
+    /// Declared at global scope (and assignable): checking a function alone must undo its writes.
+    var isGlobal = false
     init(name: String, type: ShaderType, ids: [Int32], storage: Storage, location: ShaderSourceLocation) {
         self.name = name; self.type = type; self.ids = ids; self.storage = storage; self.location = location
     }

@@ -18,6 +18,8 @@ struct Parser {
     private var blockDepth = 0
     private var statementDepth = 0
     private var functionCount = 0
+    /// Set when a limit stopped the parse (the function count): nothing after it is read.
+    private(set) var failed = false
 
     static let typeNames: Set<String> = ["void", "float", "int", "bool", "vec2", "vec3", "vec4",
                                          "ivec2", "ivec3", "ivec4", "bvec2", "bvec3", "bvec4",
@@ -63,7 +65,7 @@ struct Parser {
 
     mutating func parseTranslationUnit() -> [TopLevel] {
         var items: [TopLevel] = []
-        while current.kind != .end {
+        while current.kind != .end && !failed {
             let start = index
             do {
                 if let item = try parseExternalDeclaration() { items.append(item) }
@@ -110,6 +112,7 @@ struct Parser {
         if storage == .none && current.kind == .identifier && peek().isPunct("(") {
             functionCount += 1
             if functionCount > ShaderLimits.functions {
+                failed = true
                 throw fail("more than \(ShaderLimits.functions) functions")
             }
             return .function(try parseFunction(returnType: type))

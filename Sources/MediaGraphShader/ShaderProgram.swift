@@ -34,6 +34,9 @@ public final class ShaderProgram: @unchecked Sendable {
         }
         var parser = Parser(tokens: tokens, diagnostics: lexer.diagnostics)
         let items = parser.parseTranslationUnit()
+        if parser.failed {
+            throw ShaderCompileError(fileName: fileName, source: source, diagnostics: parser.diagnostics.sorted())
+        }
         var diagnostics = parser.diagnostics
         CallGraph.reportRecursion(items, into: &diagnostics)
         let lowering = Lowering(diagnostics: diagnostics)
