@@ -2,9 +2,9 @@
 /// `#define` of object-like macros, `#undef`, `#ifdef`/`#ifndef`/`#if`/`#else`/`#endif`
 /// (GL_ES is defined, as on a GPU), `#version 100`, `#pragma` (ignored).
 ///
-/// Bounded on any input (`ShaderLimits`): the source size, identifier length, token count,
-/// the number of macro expansions and their nesting, and `#if` nesting. A macro is not expanded again inside its
-/// own expansion (as in C), so `#define A A` and mutual references end.
+/// Bounded on any input (`ShaderLimits`): the source size, identifier length, token count, the
+/// number of macro expansions and their nesting, and `#if` nesting. A macro is not expanded again
+/// inside its own expansion (as in C), so `#define A A` and mutual references end.
 struct Lexer {
     private let bytes: [UInt8]
     private var pos = 0
