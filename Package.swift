@@ -48,8 +48,11 @@ let package = Package(
                        providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),
         .systemLibrary(name: "CSwscale", pkgConfig: "libswscale", providers: [.apt(["libswscale-dev"])]),
         .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
-        // codecs: thin Swift over libavcodec, libvpx and libswscale.
-        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CSwscale", "CVPX"], swiftSettings: v5),
+        .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
+        .systemLibrary(name: "CSwresample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
+        // codecs: thin Swift over libavformat (reading containers), libavcodec, libvpx,
+        // libswscale and libswresample.
+        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX"], swiftSettings: v5),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
         .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"], swiftSettings: v5),
         // built-in nodes: adapters from the modules above to the node protocols.
