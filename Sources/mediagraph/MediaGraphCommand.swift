@@ -37,7 +37,10 @@ struct GraphOptions: ParsableArguments {
             }
             return g
         } catch let e as GraphValidationError {
-            for d in e.diagnostics { Console.error(d.description) }
+            for d in e.diagnostics.prefix(GraphLimits.maxPrintedDiagnostics) { Console.error(d.description) }
+            if e.diagnostics.count > GraphLimits.maxPrintedDiagnostics {
+                Console.error("… and \(e.diagnostics.count - GraphLimits.maxPrintedDiagnostics) more problems not shown")
+            }
             let n = e.errors.count
             Console.error("\(graph): \(n) error\(n == 1 ? "" : "s"); the graph was not run")
             Foundation.exit(2)

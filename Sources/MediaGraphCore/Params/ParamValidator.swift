@@ -47,6 +47,9 @@ public enum ParamValidator {
         return (out, problems)
     }
 
+    /// Longest path a path param takes (Linux's PATH_MAX).
+    public static let maxPathBytes = 4096
+
     /// nil when `value` fits `type`, else a description of what was found.
     public static func check(_ value: JSONValue, against type: ParamType) -> String? {
         switch type {
@@ -61,19 +64,22 @@ public enum ParamValidator {
             return nil
         case .bool:
             return value.boolValue == nil ? value.typeName + " " + value.brief : nil
-        case .string, .path:
+        case .string:
             return value.stringValue == nil ? value.typeName + " " + value.brief : nil
+        case .path:
+            guard let s = value.stringValue else { return value.typeName + " " + value.brief }
+            if s.isEmpty { return "an empty string" }
+            if let nul = s.utf8.firstIndex(of: 0) { return "a path with a NUL character at byte \(s.utf8.distance(from: s.utf8.startIndex, to: nul))" }
+            if s.utf8.count > maxPathBytes { return "a path of \(s.utf8.count) bytes (the limit is \(maxPathBytes))" }
+            return nil
         case .choice(let words):
             guard let s = value.stringValue else { return value.typeName + " " + value.brief }
             return words.contains(s) ? nil : value.brief
         case .rational:
-            switch value {
-            case .string(let s, _):
-                guard let r = Rational(parsing: s), r.num > 0 else { return value.brief }
-                return nil
-            case .number(let n, _):
-                return n > 0 ? nil : value.brief
-            default: return value.typeName + " " + value.brief
+            // the same conversion the node reads the value with: accepted means used as written
+            switch ParamValues.rational(from: value) {
+            case .success: return nil
+            case .failure(let e): return e.reason.map { "\(value.brief) (\($0))" } ?? value.typeName + " " + value.brief
             }
         case .numbers(let count):
             guard let a = value.arrayValue else { return value.typeName + " " + value.brief }

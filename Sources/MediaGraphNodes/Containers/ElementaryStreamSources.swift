@@ -67,7 +67,8 @@ public final class IVFSource: SourceNode, RegisteredNode {
         // a frame's duration is known once the next frame's pts is: hold one back
         let next = try reader.next()
         if let l = last {
-            let nominal = max(1, Int64((format.frameRate.inverse.doubleValue / format.timeBase.doubleValue).rounded()))
+            // rate and time base are both bounded, but their ratio may not fit: clamp before converting
+            let nominal = Int64(min(max(1, (format.frameRate.inverse.doubleValue / format.timeBase.doubleValue).rounded()), 1e15))
             let duration = next.map { $0.pts - l.pts } ?? nominal
             let b = SampleBuffer(bytes: l.data, format: .encodedVideo(format), pts: l.pts, duration: max(1, duration),
                                  timeBase: format.timeBase, flags: l.key ? .keyFrame : [])
