@@ -7,7 +7,7 @@ public class AnnexBSink: RegisteredNode {
     public class var typeInfo: NodeTypeInfo {
         NodeTypeInfo(name: "\(codec)sink", doc: "Writes an Annex B \(codec == .h264 ? "H.264" : "HEVC") elementary stream (parameter sets before key frames).",
                      category: .sink, inputs: [PortSpec("in", .encodedVideo([codec]))],
-                     params: [.path("path", required: true, doc: "output file")])
+                     params: [.path("path", role: .output, required: true, doc: "output file")])
     }
 
     let path: String
@@ -37,7 +37,7 @@ public final class IVFSink: RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "ivfsink", doc: "Writes VP8 or VP9 packets to an IVF file.", category: .sink,
         inputs: [PortSpec("in", .encodedVideo([.vp8, .vp9]))],
-        params: [.path("path", required: true, doc: "output file")])
+        params: [.path("path", role: .output, required: true, doc: "output file")])
 
     let path: String
     var format: EncodedVideoFormat!
@@ -66,7 +66,7 @@ public final class ADTSSink: RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "adtssink", doc: "Writes AAC packets as an ADTS stream (.aac).", category: .sink,
         inputs: [PortSpec("in", .encodedAudio([.aac]))],
-        params: [.path("path", required: true, doc: "output file")])
+        params: [.path("path", role: .output, required: true, doc: "output file")])
 
     let path: String
     var writer: ADTSWriter?
