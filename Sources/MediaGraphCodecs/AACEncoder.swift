@@ -159,6 +159,9 @@ public final class AACEncoder {
                     source += channels
                 }
             }
+        default:
+            // the node's input port takes only the three above; the graph converts the others
+            throw CodecError(.invalidInput, component: "aac", message: "sample format \(format) is not one of f32planar, f32, s16")
         }
     }
 

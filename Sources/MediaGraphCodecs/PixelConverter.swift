@@ -185,10 +185,21 @@ public final class PixelConverter {
         case .rgba: return AV_PIX_FMT_RGBA
         case .bgra: return AV_PIX_FMT_BGRA
         case .gray: return AV_PIX_FMT_GRAY8
+        case .yuv420p10: return AV_PIX_FMT_YUV420P10LE
+        case .yuv422p10: return AV_PIX_FMT_YUV422P10LE
+        case .yuv444p10: return AV_PIX_FMT_YUV444P10LE
         }
     }
 
+    /// libswscale's coefficient table for a matrix (unspecified and the ones it has no table
+    /// for compute as BT.601, as ffmpeg's scale filter does).
     static func swsColorspace(_ matrix: YCbCrMatrix) -> Int32 {
-        matrix == .bt709 ? SWS_CS_ITU709 : SWS_CS_ITU601
+        switch matrix {
+        case .bt709: return SWS_CS_ITU709
+        case .fcc: return SWS_CS_FCC
+        case .smpte240m: return SWS_CS_SMPTE240M
+        case .bt2020nc, .bt2020c: return SWS_CS_BT2020
+        default: return SWS_CS_ITU601
+        }
     }
 }

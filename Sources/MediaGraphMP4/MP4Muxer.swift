@@ -139,7 +139,8 @@ public final class MP4Muxer {
             throw fail(.invalidSample(track: t.description.name, sample: t.received,
                                       reason: "duration \(sample.duration) is not in 0…\(min(limit, Int64(UInt32.max)))"))
         }
-        if abs(sample.pts) > limit || abs(sample.dts) > limit {
+        // magnitude, not abs: abs(Int64.min) traps.
+        if sample.pts.magnitude > limit.magnitude || sample.dts.magnitude > limit.magnitude {
             throw fail(.invalidSample(track: t.description.name, sample: t.received,
                                       reason: "pts \(sample.pts) / dts \(sample.dts) beyond ±\(limit) ticks (2^24 s)"))
         }
@@ -251,6 +252,7 @@ public final class MP4Muxer {
         case .hevc(let h): ok = d.codec == .hevc && !h.sps.isEmpty && !h.pps.isEmpty
         case .vpx(let v): ok = v.codec == d.codec
         case .aac(let a): ok = d.codec == .aac && a.audioSpecificConfig.count >= 2
+        case .opus, .mp3, .other: ok = false   // no MP4 sample entry for these yet
         }
         if !ok {
             throw MP4MuxerError.configurationMismatch(track: d.name, expected: "a complete \(d.codec.rawValue) configuration",
@@ -264,6 +266,9 @@ public final class MP4Muxer {
         case .hevc(let h): return "hevc with \(h.vps.count) VPS, \(h.sps.count) SPS, \(h.pps.count) PPS"
         case .vpx(let v): return "\(v.codec.rawValue)"
         case .aac(let a): return "aac with a \(a.audioSpecificConfig.count)-byte AudioSpecificConfig"
+        case .opus(let o): return "opus with \(o.channels) channels"
+        case .mp3: return "mp3"
+        case .other(let codec, let extradata): return "\(codec) with \(extradata.count) bytes of codec-private data"
         }
     }
 

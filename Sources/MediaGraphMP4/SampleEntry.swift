@@ -15,6 +15,8 @@ enum SampleEntry {
             if track.codec == .vp8 { visual(&w, "vp08", track, body) } else { visual(&w, "vp09", track, body) }
         case .aac(let c):
             mp4a(&w, track, c, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
+        case .opus, .mp3, .other:
+            break   // refused by MP4Muxer.check before a sample entry is written
         }
     }
 

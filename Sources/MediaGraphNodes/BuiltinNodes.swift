@@ -27,6 +27,7 @@ public enum BuiltinNodes {
         r.add(RGBFilter.self)
         r.add(LUT3DFilter.self)
         r.add(ConvertNode.self)
+        r.addAdapter(ConvertNode.adapter)
         r.add(ScaleNode.self)
         r.add(ShaderFilter.self)
         // encoders

@@ -11,6 +11,8 @@ enum PixelFormatCode {
         case .rgba: return Int32(MG_PIXEL_RGBA.rawValue)
         case .bgra: return Int32(MG_PIXEL_BGRA.rawValue)
         case .gray: return Int32(MG_PIXEL_GRAY.rawValue)
+        // plugins take 8-bit frames only (the interface has no code for these)
+        case .yuv420p10, .yuv422p10, .yuv444p10: return -1
         }
     }
 

@@ -22,7 +22,9 @@ struct ValidateCommand: ParsableCommand {
         Console.out("edges:\n")
         for c in g.connections {
             let to = g.nodes[c.to]
-            Console.out("  \(g.nodes[c.from].id) -> \(to.id).\(to.inputNames[c.toInput]): \(c.format)\n")
+            let from = g.nodes[c.from]
+            let fromName = from.outputNames.count > 1 || from.info.hasDynamicOutputs ? "\(from.id).\(from.outputNames[c.fromPort])" : from.id
+            Console.out("  \(fromName) -> \(to.id).\(to.inputNames[c.toInput]): \(c.format)\n")
         }
         for note in g.notes { Console.out("note: \(note)\n") }
         Console.out("ok: \(options.graph) is valid\n")

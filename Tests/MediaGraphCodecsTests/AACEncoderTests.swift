@@ -130,7 +130,7 @@ func power(of frequency: Double, in signal: ArraySlice<Float>, sampleRate: Doubl
         #expect(r.status == 0, "\(r.stderr)")
         let reference = Self.adtsFrames(try readFile(dir.path("ref.aac")))
 
-        for format in SampleFormat.allCases {
+        for format in [SampleFormat.s16, .f32, .f32planar] {
             let encoder = try AACEncoder(settings: AACSettings(bitrate: 128), sampleRate: rate, channels: channels)
             var packets: [EncodedPacket] = []
             switch format {
@@ -140,6 +140,8 @@ func power(of frequency: Double, in signal: ArraySlice<Float>, sampleRate: Doubl
                 try f32.withUnsafeBytes { packets += try encoder.encode(bytes: $0, format: .f32, sampleCount: total) }
             case .f32planar:
                 try planar.withUnsafeBytes { packets += try encoder.encode(bytes: $0, format: .f32planar, sampleCount: total) }
+            default:
+                Issue.record("not an input format of the encoder: \(format)")
             }
             packets += try encoder.flush()
             expectSameFrames(packets, reference)

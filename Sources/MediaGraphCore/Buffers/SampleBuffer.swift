@@ -12,6 +12,11 @@ public struct BufferFlags: OptionSet, Sendable, Hashable {
 /// pool), raw audio and encoded packets (bytes). Reference counting is Swift's own; fan-out hands
 /// the same buffer to every branch. A buffer is read-only once sent: a node that wants to write
 /// asks `SampleBuffer.writable(_:)`, which copies only when the buffer is shared.
+///
+/// Time zero is where presentation starts. Encoded packets before it (the GOP lead-in of a trim,
+/// AAC priming, Opus pre-skip, media an edit list hides) have negative timestamps: a decoder
+/// decodes them and presents nothing before zero (audio cut to the sample), a muxer that copies
+/// them hides them with an edit list.
 public final class SampleBuffer {
     /// Format of the payload.
     public var format: MediaFormat

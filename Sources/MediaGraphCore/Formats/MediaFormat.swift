@@ -1,34 +1,62 @@
-/// Format of raw video frames.
+/// Format of raw video frames, with everything a player needs to show them as the source meant:
+/// colour (matrix, range, primaries, transfer, chroma siting), sample aspect ratio and display
+/// rotation, and the stream's tags. Filters keep what they do not change; encoders and the MP4
+/// muxer write it out.
 public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var pixelFormat: PixelFormat
     public var width: Int
     public var height: Int
     /// Nominal frame rate; buffers carry their own timestamps (variable frame rate is allowed).
     public var frameRate: Rational
+    /// Time base of the frames' timestamps: one tick per nominal frame for generated video, the
+    /// stream's own time base for decoded video (1/90000, 1/15360, …).
+    public var timeBase: Rational
     public var range: ColorRange
     public var matrix: YCbCrMatrix
+    public var color: VideoColor
     public var sampleAspect: Rational
+    /// Degrees the picture is turned clockwise for display: 0, 90, 180 or 270.
+    public var rotation: Int
+    public var tags: StreamTags
 
     public init(pixelFormat: PixelFormat, width: Int, height: Int, frameRate: Rational = Rational(25, 1),
-                range: ColorRange? = nil, matrix: YCbCrMatrix = .bt601, sampleAspect: Rational = Rational(1, 1)) {
+                range: ColorRange? = nil, matrix: YCbCrMatrix = .unspecified, color: VideoColor = .unspecified,
+                sampleAspect: Rational = Rational(1, 1), rotation: Int = 0, tags: StreamTags = StreamTags(),
+                timeBase: Rational? = nil) {
         self.pixelFormat = pixelFormat
         self.width = width
         self.height = height
         self.frameRate = frameRate
+        self.timeBase = timeBase ?? frameRate.inverse
         self.range = range ?? (pixelFormat.isRGB ? .full : .limited)
         self.matrix = matrix
+        self.color = color
         self.sampleAspect = sampleAspect
+        self.rotation = rotation
+        self.tags = tags
     }
 
-    /// Time base of the frames' timestamps: one tick per nominal frame.
-    public var timeBase: Rational { frameRate.inverse }
+    /// Whether full-range arithmetic applies (RGB, or YUV tagged full).
+    public var isFullRange: Bool { pixelFormat.isRGB || range == .full }
 
     public var description: String {
-        "video/raw \(pixelFormat) \(width)x\(height) @\(frameRate) \(range)"
+        "video/raw \(pixelFormat) \(width)x\(height) @\(frameRate) \(range)" + VideoFormat.extras(self)
+    }
+
+    /// The metadata a description shows when it is set.
+    static func extras(_ f: VideoFormat) -> String {
+        var s = ""
+        if f.matrix != .unspecified { s += " \(f.matrix.rawValue)" }
+        let c = f.color.description
+        if !c.isEmpty { s += " " + c }
+        if f.sampleAspect != Rational(1, 1) && f.sampleAspect.num > 0 { s += " sar \(f.sampleAspect.num):\(f.sampleAspect.den)" }
+        if f.rotation != 0 { s += " rotated \(f.rotation)°" }
+        if let l = f.tags.language { s += " [\(l)]" }
+        return s
     }
 }
 
-/// Sample formats of raw audio.
+/// Sample formats of raw audio (libavutil's, with `planar` for its `p` suffix).
 public enum SampleFormat: String, CaseIterable, Hashable, Sendable {
     /// 32-bit float, one plane per channel.
     case f32planar
@@ -36,9 +64,54 @@ public enum SampleFormat: String, CaseIterable, Hashable, Sendable {
     case f32
     /// 16-bit signed, channels interleaved.
     case s16
+    case s16planar, s32, s32planar, f64, f64planar, u8, u8planar
 
-    public var bytesPerSample: Int { self == .s16 ? 2 : 4 }
-    public var isPlanar: Bool { self == .f32planar }
+    public var bytesPerSample: Int {
+        switch self {
+        case .u8, .u8planar: return 1
+        case .s16, .s16planar: return 2
+        case .f32, .f32planar, .s32, .s32planar: return 4
+        case .f64, .f64planar: return 8
+        }
+    }
+    public var isPlanar: Bool { rawValue.hasSuffix("planar") }
+    /// libavutil's name (`fltp`, `s16`, …), as `ffmpeg -sample_fmt` takes it.
+    public var ffmpegName: String {
+        switch self {
+        case .f32planar: return "fltp"
+        case .f32: return "flt"
+        case .f64planar: return "dblp"
+        case .f64: return "dbl"
+        case .s16planar: return "s16p"
+        case .s32planar: return "s32p"
+        case .u8planar: return "u8p"
+        default: return rawValue
+        }
+    }
+}
+
+/// Which loudspeaker each channel feeds: libavutil's native channel mask (AV_CH_*, in WAVE
+/// order), or 0 when the source does not say (then the default order for the channel count).
+public struct ChannelLayout: Hashable, Sendable, CustomStringConvertible {
+    public var mask: UInt64
+
+    public init(mask: UInt64) { self.mask = mask }
+
+    public static let unspecified = ChannelLayout(mask: 0)
+    public static let mono = ChannelLayout(mask: 0x4)
+    public static let stereo = ChannelLayout(mask: 0x3)
+    public static let surround51 = ChannelLayout(mask: 0x60F)
+
+    public var description: String {
+        switch mask {
+        case 0: return "unspecified"
+        case 0x4: return "mono"
+        case 0x3: return "stereo"
+        case 0x60F: return "5.1"
+        case 0x3F: return "5.1(back)"
+        default: return "0x" + String(mask, radix: 16)
+        }
+    }
 }
 
 /// Format of raw audio.
@@ -46,57 +119,87 @@ public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
     public var sampleFormat: SampleFormat
     public var sampleRate: Int
     public var channels: Int
+    public var channelLayout: ChannelLayout
+    public var tags: StreamTags
 
-    public init(sampleFormat: SampleFormat, sampleRate: Int, channels: Int) {
+    public init(sampleFormat: SampleFormat, sampleRate: Int, channels: Int,
+                channelLayout: ChannelLayout = .unspecified, tags: StreamTags = StreamTags()) {
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.channels = channels
+        self.channelLayout = channelLayout
+        self.tags = tags
     }
 
-    public var description: String { "audio/raw \(sampleFormat) \(sampleRate)Hz \(channels)ch" }
+    public var description: String {
+        var s = "audio/raw \(sampleFormat) \(sampleRate)Hz \(channels)ch"
+        if channelLayout != .unspecified { s += " \(channelLayout)" }
+        if let l = tags.language { s += " [\(l)]" }
+        return s
+    }
 }
 
-/// Compressed formats.
-public enum Codec: String, CaseIterable, Hashable, Sendable {
-    case h264, hevc, vp8, vp9, aac
-
-    public var isVideo: Bool { self != .aac }
-}
-
-/// Format of encoded video packets. The codec configuration (parameter sets …) is known only once
-/// the encoder has opened, so it travels with the buffers (`SampleBuffer.codecConfiguration`).
+/// Format of encoded video packets. `raw` describes what decoding yields (size, pixel format,
+/// colour, aspect, rotation, tags): a demuxed stream states it from its container, an encoder
+/// passes on its input's. The codec configuration (parameter sets …) travels with the buffers
+/// (`SampleBuffer.codecConfiguration`), since an encoder knows it only once it has opened;
+/// `extradata` is the codec-private data as a container stored it (avcC, hvcC, OpusHead, …),
+/// which a decoder needs before the first packet (empty when there is none or it is in-band).
 public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var codec: Codec
-    public var width: Int
-    public var height: Int
-    public var frameRate: Rational
+    public var raw: VideoFormat
     /// Time base of the packets' pts/dts.
     public var timeBase: Rational
+    public var extradata: [UInt8]
+
+    public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = []) {
+        self.codec = codec
+        self.raw = raw
+        self.timeBase = timeBase
+        self.extradata = extradata
+    }
 
     public init(codec: Codec, width: Int, height: Int, frameRate: Rational, timeBase: Rational) {
-        self.codec = codec
-        self.width = width
-        self.height = height
-        self.frameRate = frameRate
-        self.timeBase = timeBase
+        self.init(codec: codec, raw: VideoFormat(pixelFormat: .yuv420p, width: width, height: height, frameRate: frameRate),
+                  timeBase: timeBase)
     }
 
-    public var description: String { "video/\(codec) \(width)x\(height) @\(frameRate)" }
+    public var width: Int { get { raw.width } set { raw.width = newValue } }
+    public var height: Int { get { raw.height } set { raw.height = newValue } }
+    public var frameRate: Rational { get { raw.frameRate } set { raw.frameRate = newValue } }
+
+    public var description: String { "video/\(codec) \(width)x\(height) @\(frameRate)" + VideoFormat.extras(raw) }
 }
 
-/// Format of encoded audio packets.
+/// Format of encoded audio packets; `raw` is what decoding yields. Encoder delay (AAC priming,
+/// Opus pre-skip) is not a field: packets before time zero carry it (see `SampleBuffer`).
 public struct EncodedAudioFormat: Hashable, Sendable, CustomStringConvertible {
     public var codec: Codec
-    public var sampleRate: Int
-    public var channels: Int
+    public var raw: AudioFormat
+    /// Time base of the packets' pts/dts (nil: 1/sampleRate).
+    public var timeBase: Rational
+    public var extradata: [UInt8]
 
-    public init(codec: Codec, sampleRate: Int, channels: Int) {
+    public init(codec: Codec, raw: AudioFormat, timeBase: Rational? = nil, extradata: [UInt8] = []) {
         self.codec = codec
-        self.sampleRate = sampleRate
-        self.channels = channels
+        self.raw = raw
+        self.timeBase = timeBase ?? Rational(1, Int64(max(1, raw.sampleRate)))
+        self.extradata = extradata
     }
 
-    public var description: String { "audio/\(codec) \(sampleRate)Hz \(channels)ch" }
+    public init(codec: Codec, sampleRate: Int, channels: Int) {
+        self.init(codec: codec, raw: AudioFormat(sampleFormat: .f32planar, sampleRate: sampleRate, channels: channels))
+    }
+
+    public var sampleRate: Int { get { raw.sampleRate } set { raw.sampleRate = newValue } }
+    public var channels: Int { get { raw.channels } set { raw.channels = newValue } }
+
+    public var description: String {
+        var s = "audio/\(codec) \(sampleRate)Hz \(channels)ch"
+        if raw.channelLayout != .unspecified { s += " \(raw.channelLayout)" }
+        if let l = raw.tags.language { s += " [\(l)]" }
+        return s
+    }
 }
 
 /// What flows on an edge.
@@ -117,4 +220,27 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
 
     public var video: VideoFormat? { if case .video(let f) = self { return f } else { return nil } }
     public var audio: AudioFormat? { if case .audio(let f) = self { return f } else { return nil } }
+    public var isEncoded: Bool {
+        switch self {
+        case .encodedVideo, .encodedAudio: return true
+        default: return false
+        }
+    }
+    /// The codec of an encoded format.
+    public var codec: Codec? {
+        switch self {
+        case .encodedVideo(let f): return f.codec
+        case .encodedAudio(let f): return f.codec
+        default: return nil
+        }
+    }
+    /// The stream's tags, whatever the kind of format.
+    public var tags: StreamTags {
+        switch self {
+        case .video(let f): return f.tags
+        case .audio(let f): return f.tags
+        case .encodedVideo(let f): return f.raw.tags
+        case .encodedAudio(let f): return f.raw.tags
+        }
+    }
 }

@@ -1,7 +1,8 @@
 /// Validates a `GraphSpec` as a whole before anything runs and turns it into a `ValidatedGraph`:
 /// unknown types and params, unconnected inputs, cycles, and edges whose formats cannot meet are
-/// all reported together, each naming the node, the port and both formats. Where two raw-video
-/// ports differ only in pixel format, a `convert` node is inserted (and reported in `notes`).
+/// all reported together, each naming the node, the port and both formats. Where formats do not
+/// meet, the registry's adapters are inserted (a decoder where encoded packets meet an input that
+/// takes raw media, `convert` where pixel formats differ, …) and reported in `notes`.
 public enum GraphBuilder {
     public static func build(_ spec: GraphSpec, registry: NodeRegistry, stop: StopFlag = StopFlag(), dryRun: Bool = false) throws -> ValidatedGraph {
         var problems: [GraphDiagnostic] = []
@@ -42,7 +43,8 @@ public enum GraphBuilder {
         func indexOf(_ id: String) -> Int? { pending.firstIndex { $0.spec.id == id } }
 
         // 2. edges
-        struct ResolvedEdge { var from: Int; var fromPort: Int; var to: Int; var toName: String; var location: SourceLocation? }
+        /// `fromPort` is nil when the producer names its outputs once created (`DynamicOutputs`).
+        struct ResolvedEdge { var from: Int; var fromPort: Int?; var fromName: String?; var to: Int; var toName: String; var location: SourceLocation? }
         var edges: [ResolvedEdge] = []
         for e in spec.edges {
             guard let u = indexOf(e.from.node) else {
@@ -63,13 +65,16 @@ public enum GraphBuilder {
             }
             let src = pending[u], dst = pending[v]
             // output port
-            var fromPort = 0
+            var fromPort: Int? = 0
             if src.info.outputs.isEmpty {
                 fail(.error("node '\(src.spec.id)' (\(src.info.name)) has no outputs, so it cannot feed '\(dst.spec.id)'",
                             node: src.spec.id, file: file, at: e.location))
                 continue
             }
-            if let p = e.from.port {
+            if src.info.hasDynamicOutputs {
+                // resolved once the node exists and knows its streams
+                fromPort = nil
+            } else if let p = e.from.port {
                 guard let k = src.info.outputs.firstIndex(where: { $0.name == p }) else {
                     fail(.error("node '\(src.spec.id)' (\(src.info.name)) has no output '\(p)'; outputs: " + src.info.outputs.map(\.name).joined(separator: ", "),
                                 node: src.spec.id, port: p, file: file, at: e.location))
@@ -104,8 +109,8 @@ public enum GraphBuilder {
                             node: dst.spec.id, port: toName, file: file, at: e.location))
                 continue
             }
-            edges.append(ResolvedEdge(from: u, fromPort: fromPort, to: v, toName: toName, location: e.location))
-            pending[u].outputUsed[fromPort] = true
+            edges.append(ResolvedEdge(from: u, fromPort: fromPort, fromName: e.from.port, to: v, toName: toName, location: e.location))
+            if let fromPort { pending[u].outputUsed[fromPort] = true }
         }
 
         // 3. unconnected inputs, unused outputs
@@ -123,7 +128,7 @@ public enum GraphBuilder {
                             node: p.spec.id, file: file, at: p.spec.location))
             }
             let triedOutputs = spec.edges.filter { $0.from.node == p.spec.id }.map { $0.from.port ?? p.info.outputs.first?.name ?? "" }
-            for (k, used) in p.outputUsed.enumerated() where !used && !triedOutputs.contains(p.info.outputs[k].name) {
+            for (k, used) in p.outputUsed.enumerated() where !used && !triedOutputs.contains(p.info.outputs[k].name) && !p.info.hasDynamicOutputs {
                 warnings.append(.warning("output '\(p.info.outputs[k].name)' of node '\(p.spec.id)' (\(p.info.name)) is connected nowhere; its buffers are dropped",
                                          node: p.spec.id, port: p.info.outputs[k].name, file: file, at: p.spec.location))
             }
@@ -154,6 +159,7 @@ public enum GraphBuilder {
         let graph = ValidatedGraph(spec: spec)
         graph.warnings = warnings
         var built: [Int: Int] = [:]          // pending index -> graph node index
+        var adapterCache = AdapterCache()
         for n in order {
             let p = pending[n]
             let incoming = edges.filter { $0.to == n }.sorted { a, b in
@@ -168,31 +174,39 @@ public enum GraphBuilder {
             var ok = true
             for e in incoming {
                 let u = built[e.from]!
-                var from = (node: u, port: e.fromPort)
-                var fmt = graph.nodes[u].outputFormats[e.fromPort]
-                let portSpec = p.info.inputSpec(named: e.toName)!
-                if !portSpec.caps.accepts(fmt) {
-                    if case .video(let have) = fmt, case .video(let want) = portSpec.caps, let target = want.first {
-                        do {
-                            let conv = try insertConverter(graph: graph, registry: registry, from: from, format: have, to: target,
-                                                           before: "\(p.spec.id).\(e.toName)", stop: stop)
-                            from = (node: conv, port: 0)
-                            fmt = graph.nodes[conv].outputFormats[0]
-                        } catch {
-                            fail(.error("edge '\(pending[e.from].spec.id)' → '\(p.spec.id).\(e.toName)': cannot convert \(fmt) to \(target): \(error)",
-                                        node: p.spec.id, port: e.toName, file: file, at: e.location))
-                            ok = false
-                            continue
-                        }
-                    } else {
-                        fail(.error("edge '\(pending[e.from].spec.id)' → '\(p.spec.id).\(e.toName)': formats cannot meet: '\(pending[e.from].spec.id)' produces \(fmt), input '\(e.toName)' of '\(p.spec.id)' (\(p.info.name)) accepts \(portSpec.caps)",
-                                    node: p.spec.id, port: e.toName, file: file, at: e.location))
+                let producer = graph.nodes[u]
+                let fromPort: Int
+                if let k = e.fromPort {
+                    fromPort = k
+                } else if let dynamic = producer.instance as? DynamicOutputs {
+                    do {
+                        fromPort = try dynamic.outputIndex(named: e.fromName ?? producer.outputNames.first ?? "")
+                    } catch {
+                        fail(.error("node '\(producer.id)' (\(producer.info.name)): \(error)", node: producer.id, port: e.fromName,
+                                    file: file, at: e.location))
                         ok = false
                         continue
                     }
+                } else {
+                    fromPort = 0
                 }
-                inputFormats.append(fmt)
-                sources.append(from)
+                let portSpec = p.info.inputSpec(named: e.toName)!
+                do {
+                    let (from, fmt) = try adapt(graph: graph, registry: registry, cache: &adapterCache,
+                                                from: (node: u, port: fromPort), to: portSpec.caps,
+                                                before: "\(p.spec.id).\(e.toName)", stop: stop, dryRun: dryRun)
+                    inputFormats.append(fmt)
+                    sources.append(from)
+                } catch let failure as AdaptFailure {
+                    let fromName = producer.outputNames.count > 1 || producer.info.hasDynamicOutputs ? "\(producer.id).\(producer.outputNames[fromPort])" : producer.id
+                    fail(.error("edge '\(fromName)' → '\(p.spec.id).\(e.toName)': \(failure.message), input '\(e.toName)' of '\(p.spec.id)' (\(p.info.name)) accepts \(portSpec.caps)",
+                                node: p.spec.id, port: e.toName, file: file, at: e.location))
+                    ok = false
+                } catch {
+                    fail(.error("edge '\(producer.id)' → '\(p.spec.id).\(e.toName)': \(error)",
+                                node: p.spec.id, port: e.toName, file: file, at: e.location))
+                    ok = false
+                }
             }
             guard ok else { continue }
             let setup = NodeSetup(id: p.spec.id, params: p.params, connectedInputs: incoming.map(\.toName), stop: stop, dryRun: dryRun)
@@ -208,19 +222,33 @@ public enum GraphBuilder {
                 fail(.error("node '\(p.spec.id)' (\(p.info.name)): \(error)", node: p.spec.id, file: file, at: p.spec.location))
                 continue
             }
-            guard outputs.count == p.info.outputs.count else {
-                fail(.error("node '\(p.spec.id)' (\(p.info.name)) configured \(outputs.count) outputs but declares \(p.info.outputs.count)",
-                            node: p.spec.id, file: file, at: p.spec.location))
-                continue
+            let outputNames: [String]
+            if p.info.hasDynamicOutputs {
+                guard let dynamic = instance as? DynamicOutputs, dynamic.outputNames.count == outputs.count else {
+                    fail(.error("node '\(p.spec.id)' (\(p.info.name)) declares port families but does not name its \(outputs.count) outputs",
+                                node: p.spec.id, file: file, at: p.spec.location))
+                    continue
+                }
+                outputNames = dynamic.outputNames
+            } else {
+                guard outputs.count == p.info.outputs.count else {
+                    fail(.error("node '\(p.spec.id)' (\(p.info.name)) configured \(outputs.count) outputs but declares \(p.info.outputs.count)",
+                                node: p.spec.id, file: file, at: p.spec.location))
+                    continue
+                }
+                outputNames = p.info.outputs.map(\.name)
             }
             for w in instance.validationWarnings {
                 graph.warnings.append(.warning("node '\(p.spec.id)' (\(p.info.name)): \(w)", node: p.spec.id, file: file, at: p.spec.location))
             }
             let index = graph.nodes.count
-            graph.nodes.append(.init(id: p.spec.id, info: p.info, instance: instance, inputNames: incoming.map(\.toName),
-                                     inputFormats: inputFormats, outputFormats: outputs, inserted: false))
+            graph.nodes.append(.init(id: p.spec.id, info: p.info, params: p.params, instance: instance, inputNames: incoming.map(\.toName),
+                                     inputFormats: inputFormats, outputFormats: outputs, outputNames: outputNames, inserted: false))
             for (k, s) in sources.enumerated() {
                 graph.connections.append(.init(from: s.node, fromPort: s.port, to: index, toInput: k, format: inputFormats[k]))
+                if inputFormats[k].isEncoded, graph.nodes[s.node].info.category == .source {
+                    graph.notes.append("'\(graph.nodes[s.node].id).\(graph.nodes[s.node].outputNames[s.port])' → '\(p.spec.id).\(incoming[k].toName)': \(inputFormats[k].codec?.rawValue ?? "encoded") packets copied, not decoded")
+                }
             }
             built[n] = index
         }
@@ -228,26 +256,88 @@ public enum GraphBuilder {
         return graph
     }
 
-    /// Inserts a `convert` node (libswscale) after `from`, producing `target` from `format`.
-    static func insertConverter(graph: ValidatedGraph, registry: NodeRegistry, from: (node: Int, port: Int), format: VideoFormat,
-                                to target: PixelFormat, before: String, stop: StopFlag) throws -> Int {
-        guard let entry = registry.entry("convert") else { throw NodeFailure("no 'convert' node type is registered") }
-        let base = "auto_convert_" + before.replacingOccurrences(of: ".", with: "_")
+    /// Inserted nodes already serving an output, so that one stream is decoded (or converted to
+    /// one format) once however many consumers need it.
+    struct AdapterCache {
+        var nodes: [String: Int] = [:]
+    }
+
+    struct AdaptFailure: Error { var message: String }
+
+    /// The output (after any inserted adapters) that feeds an input accepting `caps`, and its
+    /// format. Adapters are chained (decode, then convert) up to three deep, each at most once.
+    static func adapt(graph: ValidatedGraph, registry: NodeRegistry, cache: inout AdapterCache,
+                      from start: (node: Int, port: Int), to caps: FormatCaps, before: String,
+                      stop: StopFlag, dryRun: Bool) throws -> ((node: Int, port: Int), MediaFormat) {
+        var from = start
+        var format = graph.nodes[from.node].outputFormats[from.port]
+        var used = Set<String>()
+        while !caps.accepts(format) {
+            guard used.count < 3,
+                  let (adapter, params) = registry.adapters.lazy.filter({ !used.contains($0.label) })
+                    .compactMap({ a in a.params(format, caps, graph.nodes[start.node].params).map { (a, $0) } }).first else {
+                throw AdaptFailure(message: "formats cannot meet: '\(graph.nodes[start.node].id)' produces \(graph.nodes[start.node].outputFormats[start.port])"
+                                   + (from.node != start.node ? " (\(format) after the inserted \(used.sorted().joined(separator: ", ")))" : ""))
+            }
+            used.insert(adapter.label)
+            let key = "\(from.node).\(from.port)|\(adapter.nodeType)|" + params.keys.sorted().map { "\($0)=\(params[$0]!.serialized())" }.joined(separator: ",")
+                + (adapter.sharedPerOutput ? "" : "|" + before)
+            if let existing = cache.nodes[key] {
+                from = (node: existing, port: 0)
+                format = graph.nodes[existing].outputFormats[0]
+                continue
+            }
+            let index = try insert(adapter, params: params, graph: graph, registry: registry, from: from, format: format,
+                                   before: before, stop: stop, dryRun: dryRun)
+            cache.nodes[key] = index
+            from = (node: index, port: 0)
+            format = graph.nodes[index].outputFormats[0]
+        }
+        return (from, format)
+    }
+
+    /// Inserts one adapter node after `from`, configured for `format`.
+    static func insert(_ adapter: FormatAdapter, params given: [String: JSONValue], graph: ValidatedGraph, registry: NodeRegistry,
+                       from: (node: Int, port: Int), format: MediaFormat, before: String, stop: StopFlag, dryRun: Bool) throws -> Int {
+        guard let entry = registry.entry(adapter.nodeType) else {
+            throw AdaptFailure(message: "no '\(adapter.nodeType)' node type is registered to \(adapter.label) \(format)")
+        }
+        let producer = graph.nodes[from.node]
+        let place = adapter.sharedPerOutput ? "\(producer.id).\(producer.outputNames[from.port])" : before
+        let base = "auto_\(adapter.label)_" + place.replacingOccurrences(of: ".", with: "_")
         var id = base, k = 1
         while graph.nodes.contains(where: { $0.id == id }) { id = "\(base)_\(k)"; k += 1 }
         var params = ParamValues()
-        params.set("format", .string(target.rawValue, nil))
+        for (name, value) in given { params.set(name, value) }
         for spec in entry.info.params where !params.has(spec.name) {
             if let d = spec.defaultValue { params.set(spec.name, d) }
         }
-        let node = try entry.make(NodeSetup(id: id, params: params, connectedInputs: ["in"], stop: stop))
-        let outputs = try node.configure(inputs: [InputFormat(port: "in", format: .video(format))])
+        let inputName = entry.info.inputs.first?.name ?? "in"
+        let node = try entry.make(NodeSetup(id: id, params: params, connectedInputs: [inputName], stop: stop, dryRun: dryRun))
+        let outputs: [MediaFormat]
+        do {
+            outputs = try node.configure(inputs: [InputFormat(port: inputName, format: format)])
+        } catch {
+            throw AdaptFailure(message: "cannot \(adapter.label) \(format): \(error)")
+        }
+        guard outputs.count == 1 else { throw AdaptFailure(message: "the inserted '\(adapter.nodeType)' must have one output") }
         let index = graph.nodes.count
-        graph.nodes.append(.init(id: id, info: entry.info, instance: node, inputNames: ["in"], inputFormats: [.video(format)],
-                                 outputFormats: outputs, inserted: true))
-        graph.connections.append(.init(from: from.node, fromPort: from.port, to: index, toInput: 0, format: .video(format)))
-        graph.notes.append("inserted '\(id)' (convert): \(format.pixelFormat) → \(target) before '\(before)'")
+        graph.nodes.append(.init(id: id, info: entry.info, params: params, instance: node, inputNames: [inputName], inputFormats: [format],
+                                 outputFormats: outputs, outputNames: entry.info.outputs.map(\.name), inserted: true))
+        graph.connections.append(.init(from: from.node, fromPort: from.port, to: index, toInput: 0, format: format))
+        let where_ = adapter.sharedPerOutput ? "after '\(place)'" : "before '\(before)'"
+        graph.notes.append("inserted '\(id)' (\(adapter.nodeType)): \(brief(format)) → \(brief(outputs[0])) \(where_)")
         return index
+    }
+
+    /// The part of a format a note about a conversion needs.
+    static func brief(_ f: MediaFormat) -> String {
+        switch f {
+        case .video(let v): return v.pixelFormat.rawValue
+        case .audio(let a): return "\(a.sampleFormat) \(a.sampleRate)Hz \(a.channels)ch"
+        case .encodedVideo(let e): return "\(e.codec) \(e.width)x\(e.height)"
+        case .encodedAudio(let e): return "\(e.codec) \(e.sampleRate)Hz \(e.channels)ch"
+        }
     }
 }
 

@@ -59,3 +59,15 @@ extension SourceNode {
     public var expectedCount: Int? { nil }
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {}
 }
+
+/// A node whose output ports are known only once it has opened its input: a file source has one
+/// port per stream. Its type declares the port families as repeatable outputs (`video` stands
+/// for `video`, `video1`, …); the graph resolves a reference such as `in.video1`, `in.stream3`
+/// or `in.audio_eng` with the created node, so a missing stream is a validation error that says
+/// which streams exist.
+public protocol DynamicOutputs: MediaNode {
+    /// The outputs' names, in the order of the formats `configure` returned.
+    var outputNames: [String] { get }
+    /// The output a port reference names; throws a message listing what exists when none does.
+    func outputIndex(named reference: String) throws -> Int
+}

@@ -8,6 +8,8 @@ public final class NodeRegistry: @unchecked Sendable {
     }
 
     public private(set) var entries: [String: Entry] = [:]
+    /// Node types the graph may insert where formats do not meet, tried in this order.
+    public private(set) var adapters: [FormatAdapter] = []
 
     public init() {}
 
@@ -25,6 +27,9 @@ public final class NodeRegistry: @unchecked Sendable {
     }
 
     public func entry(_ name: String) -> Entry? { entries[name] }
+
+    /// Lets the graph insert `adapter.nodeType` where an edge's formats do not meet.
+    public func addAdapter(_ adapter: FormatAdapter) { adapters.append(adapter) }
 
     /// Type names in alphabetical order.
     public var typeNames: [String] { entries.keys.sorted() }

@@ -39,6 +39,9 @@ public struct NodeTypeInfo: Sendable {
 
     /// The input port spec a reference such as `video1` names.
     public func inputSpec(named ref: String) -> PortSpec? { inputs.first { $0.matches(ref) } }
+
+    /// True when the outputs are families whose members the created node names (`DynamicOutputs`).
+    public var hasDynamicOutputs: Bool { outputs.contains { $0.repeatable } }
 }
 
 /// What a node gets when it is created.

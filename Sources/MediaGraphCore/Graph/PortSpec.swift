@@ -43,6 +43,8 @@ public struct PortSpec: Sendable {
     public var caps: FormatCaps
     public var doc: String
     /// A repeatable input takes `name`, `name1`, `name2`, … (the MP4 muxer's `video`, `video1`).
+    /// A repeatable output is a family of ports that the created node names (`DynamicOutputs`:
+    /// a file source's `video`, `video1`, `audio`, …).
     public var repeatable: Bool
     /// An optional input may stay unconnected.
     public var optional: Bool

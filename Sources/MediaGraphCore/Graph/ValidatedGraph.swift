@@ -4,11 +4,15 @@ public final class ValidatedGraph {
     public struct Node {
         public var id: String
         public var info: NodeTypeInfo
+        /// The validated params the node was created with.
+        public var params: ParamValues
         public var instance: MediaNode
         /// Connected input port names, in the order `process` indexes them.
         public var inputNames: [String]
         public var inputFormats: [MediaFormat]
         public var outputFormats: [MediaFormat]
+        /// Output port names, in the order of `outputFormats`.
+        public var outputNames: [String]
         /// True for converters the engine inserted between ports whose formats differ.
         public var inserted: Bool
     }

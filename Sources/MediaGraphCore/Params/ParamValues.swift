@@ -34,7 +34,7 @@ public struct ParamValues: Sendable {
 
     /// Largest numerator and denominator of a rational param (a 32-bit time base, as codecs and
     /// containers store rates).
-    public static let maxRationalTerm: Int64 = Int64(Int32.max)
+    public static let maxRationalTerm: Int64 = MediaLimits.maxRateTerm
 
     /// A string or number as a rational param: positive, numerator and denominator at most
     /// `maxRationalTerm` once reduced. The failure says why, for "found X (why)" messages.

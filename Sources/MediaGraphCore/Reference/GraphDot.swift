@@ -12,7 +12,9 @@ public enum GraphDot {
         for c in g.connections {
             let to = g.nodes[c.to]
             let port = to.inputNames[c.toInput]
-            let label = "\(c.format)" + (to.info.inputs.count > 1 || to.info.inputs.first?.repeatable == true ? "\\n→ \(port)" : "")
+            let from = g.nodes[c.from]
+            var label = from.outputNames.count > 1 ? "\(from.outputNames[c.fromPort]) →\\n" : ""
+            label += "\(c.format)" + (to.info.inputs.count > 1 || to.info.inputs.first?.repeatable == true ? "\\n→ \(port)" : "")
             out += "  \"\(g.nodes[c.from].id)\" -> \"\(to.id)\" [label=\"\(label)\"];\n"
         }
         return out + "}\n"

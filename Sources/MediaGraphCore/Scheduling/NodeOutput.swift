@@ -14,6 +14,9 @@ public final class NodeOutput {
         links = Array(repeating: [], count: ports)
     }
 
+    /// Whether anything consumes output `port` (a file source skips the streams nobody reads).
+    public func isConnected(_ port: Int) -> Bool { links.indices.contains(port) && !links[port].isEmpty }
+
     /// Sends a buffer on output `port`. Pass the last reference (`consume buf`): a consumer that
     /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.
     public func send(_ buffer: consuming SampleBuffer, port: Int = 0) throws {

@@ -27,7 +27,9 @@ public final class AACEncoderNode: RegisteredNode {
         guard let a = inputs[0].format.audio else { throw NodeFailure("expected raw audio, found \(inputs[0].format)") }
         try AACEncoder.validate(settings: settings, sampleRate: a.sampleRate, channels: a.channels)
         format = a
-        outputFormat = EncodedAudioFormat(codec: .aac, sampleRate: a.sampleRate, channels: a.channels)
+        var decoded = a   // what decoding gives back: libavcodec's AAC decoder yields planar float
+        decoded.sampleFormat = .f32planar
+        outputFormat = EncodedAudioFormat(codec: .aac, raw: decoded)
         return [.encodedAudio(outputFormat)]
     }
 

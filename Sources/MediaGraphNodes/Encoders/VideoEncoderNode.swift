@@ -34,7 +34,8 @@ open class VideoEncoderNode: MediaNode {
         guard let v = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
         input = v
         do { try validate(width: v.width, height: v.height) } catch { throw NodeFailure("\(error)") }
-        outputFormat = EncodedVideoFormat(codec: codec, width: v.width, height: v.height, frameRate: v.frameRate, timeBase: v.timeBase)
+        // what decoding the output gives back: the input's picture, colour, aspect, rotation and tags
+        outputFormat = EncodedVideoFormat(codec: codec, raw: v, timeBase: v.timeBase)
         return [.encodedVideo(outputFormat)]
     }
 

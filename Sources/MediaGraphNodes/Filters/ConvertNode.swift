@@ -11,9 +11,18 @@ public final class ConvertNode: RegisteredNode {
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
         outputs: [PortSpec("out", .anyVideo, doc: "raw video in the requested format")],
         params: [.choice("format", PixelFormat.allCases.map(\.rawValue), required: true, doc: "output pixel format"),
-                 .choice("range", ColorRange.allCases.map(\.rawValue), doc: "output range (default: limited for YUV, full for RGB)"),
-                 .choice("matrix", YCbCrMatrix.allCases.map(\.rawValue), doc: "Y'CbCr matrix of YUV output (default: the input's)"),
+                 .choice("range", ColorRange.choices.map(\.rawValue), doc: "output range (default: limited for YUV, full for RGB)"),
+                 .choice("matrix", YCbCrMatrix.choices.map(\.rawValue), doc: "Y'CbCr matrix of YUV output (default: the input's)"),
                  .choice("algorithm", ScalingAlgorithm.allCases.map(\.rawValue), default: "bicubic", doc: "libswscale algorithm (chroma resampling)")])
+
+    /// Where raw-video pixel formats do not meet, the graph inserts a `convert` to the format the
+    /// input prefers: the same layout with 8 bits when a 10-bit stream meets an 8-bit input
+    /// (no detour through RGB), else the input's first choice.
+    public static let adapter = FormatAdapter(nodeType: "convert", label: "convert") { format, caps, _ in
+        guard case .video(let have) = format, case .video(let want) = caps, let first = want.first else { return nil }
+        let target = want.contains(have.pixelFormat.eightBitEquivalent) ? have.pixelFormat.eightBitEquivalent : first
+        return ["format": .string(target.rawValue, nil)]
+    }
 
     let target: PixelFormat
     let range: ColorRange?

@@ -7,13 +7,13 @@ public final class TestSource: SourceNode, RegisteredNode {
         name: "testsrc",
         doc: "Deterministic moving test pattern (scrolling colour bars, a ramp, the frame number).",
         category: .source,
-        outputs: [PortSpec("out", .anyVideo, doc: "raw video")],
+        outputs: [PortSpec("out", .video(PixelFormat.eightBit), doc: "raw video")],
         params: [
             .int("width", 2...16384, default: 1280, doc: "frame width in pixels"),
             .int("height", 2...16384, default: 720, doc: "frame height in pixels"),
             .rational("rate", default: "30/1", doc: "frame rate"),
             .int("frames", 0...100_000_000, default: 300, doc: "number of frames (0 = until stopped)"),
-            .choice("format", PixelFormat.allCases.map(\.rawValue), default: "yuv420p", doc: "pixel format"),
+            .choice("format", PixelFormat.eightBit.map(\.rawValue), default: "yuv420p", doc: "pixel format"),
         ])
 
     let format: VideoFormat
