@@ -138,6 +138,16 @@ import Testing
         #expect(Rational.gcd(Int64.min, 0) == Int64.max)
     }
 
+    /// 200 000 unknown params: the first 20 described (with "did you mean"), the rest counted.
+    @Test func manyUnknownParamsAreCounted() throws {
+        let text = "{" + (0..<200_000).map { "\"p\($0)\": 1" }.joined(separator: ",") + "}"
+        let start = Date()
+        let (_, problems) = try validate(text)
+        #expect(problems.count == 21)
+        #expect(problems.last == "g.json:1:1: error: node 'src' (t-rate): 199980 more unknown params")
+        #expect(Date().timeIntervalSince(start) < 3)
+    }
+
     /// `--set` values go through the same checks as the file's.
     @Test func setOverridesAreChecked() throws {
         let spec = try GraphFile.parse(text: #"{"nodes": {"src": {"type": "t-rate"}}, "chains": []}"#, file: "g.json",

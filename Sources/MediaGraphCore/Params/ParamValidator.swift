@@ -16,8 +16,12 @@ public enum ParamValidator {
                                        node: node, file: file, at: given.location))
             }
         }
+        var unknown = 0
         for (key, value) in members {
             guard let spec = specs.first(where: { $0.name == key }) else {
+                // a hostile file may hold millions: describe the first ones, count the rest
+                unknown += 1
+                if unknown > maxUnknownParamsReported { continue }
                 var msg = "node '\(node)' (\(type.name)): unknown param '\(key)'"
                 if let near = ClosestName.find(key, in: specs.map(\.name)) {
                     msg += "; did you mean '\(near)'?"
@@ -36,7 +40,12 @@ public enum ParamValidator {
             }
             out.set(key, value)
         }
-        for spec in specs where !out.has(spec.name) && members.first(where: { $0.key == spec.name }) == nil {
+        if unknown > maxUnknownParamsReported {
+            problems.append(.error("node '\(node)' (\(type.name)): \(unknown - maxUnknownParamsReported) more unknown params",
+                                   node: node, file: file, at: given?.location))
+        }
+        let givenKeys = Set(members.map(\.key))
+        for spec in specs where !out.has(spec.name) && !givenKeys.contains(spec.name) {
             if let d = spec.defaultValue {
                 out.set(spec.name, d)
             } else if spec.required {
@@ -46,6 +55,9 @@ public enum ParamValidator {
         }
         return (out, problems)
     }
+
+    /// Unknown params of one node described one by one; the rest are counted.
+    public static let maxUnknownParamsReported = 20
 
     /// Longest path a path param takes (Linux's PATH_MAX).
     public static let maxPathBytes = 4096
