@@ -3,8 +3,12 @@
 #include <libavutil/imgutils.h>
 #include <libavutil/channel_layout.h>
 #include <libavutil/error.h>
+#include <libavutil/md5.h>
+#include <libavutil/pixdesc.h>
 #include <errno.h>
 
 // Function-like macros do not reach Swift: expose the error codes the encoders test for.
 static inline int mg_averror_eagain(void) { return AVERROR(EAGAIN); }
 static inline int mg_averror_eof(void) { return AVERROR_EOF; }
+static inline int mg_averror_enomem(void) { return AVERROR(ENOMEM); }
+static inline int mg_averror_invaliddata(void) { return AVERROR_INVALIDDATA; }
