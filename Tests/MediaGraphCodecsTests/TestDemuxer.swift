@@ -9,7 +9,8 @@ import MediaGraphCore
 /// - timestamps are rebased by the file's start time, as ffmpeg does without -copyts;
 /// - audio timestamps are counted in samples (time base 1/rate), so that the start skip libavformat
 ///   signals in side data (AAC priming, Opus pre-skip, MP3 encoder delay) becomes a first packet
-///   at exactly -skip, and the end padding of the last packet its `.endOfPresentation` mark.
+///   at exactly -skip, and the end padding of the last packet its `.endOfPresentation` mark
+///   (the packet's duration then ends where presentation ends).
 enum TestDemuxer {
     struct Stream {
         var format: MediaFormat
@@ -65,6 +66,9 @@ enum TestDemuxer {
         var p: UnsafeMutablePointer<AVPacket>? = pkt
         defer { av_packet_free(&p) }
         var audioShift: Int64?
+        var clock: Int64?
+        let precision = max(1, Int64((Double(sampleRate) * tb.doubleValue).rounded(.up)))
+        let isOgg = String(cString: ctx.pointee.iformat.pointee.name) == "ogg"
         while av_read_frame(ctx, pkt) >= 0 {
             defer { av_packet_unref(pkt) }
             guard pkt.pointee.stream_index == index else { continue }
@@ -77,9 +81,19 @@ enum TestDemuxer {
             if !video {
                 // samples, exactly
                 let toSamples = { (t: Int64) -> Int64 in t == Int64.min ? t : av_rescale_q(t, st.pointee.time_base, AVRational(num: 1, den: Int32(sampleRate))) }
-                pts = toSamples(pts == Int64.min ? dts : pts)
-                dts = pts
+                // A sample clock that follows the packets' durations and re-anchors only where
+                // a packet's own time differs by more than the time base can express (WebM's
+                // milliseconds would otherwise put packets up to half a millisecond off).
+                let stated = toSamples(pts == Int64.min ? dts : pts)
                 duration = toSamples(duration)
+                if stated != Int64.min {
+                    if let c = clock, abs(stated - c) <= precision { pts = c } else { pts = stated }
+                    clock = pts + duration
+                } else {
+                    pts = clock ?? 0
+                    clock = pts + duration
+                }
+                dts = pts
                 packetTimeBase = Rational(1, sampleRate)
                 var size: Int = 0
                 var skipStart: Int64 = 0, discardEnd: Int64 = 0
@@ -89,8 +103,11 @@ enum TestDemuxer {
                 }
                 if audioShift == nil { audioShift = skipStart > 0 && pts != Int64.min ? -skipStart - pts : 0 }
                 if pts != Int64.min { pts += audioShift!; dts = pts }
-                if discardEnd > 0 && duration > discardEnd {
-                    duration -= discardEnd
+                if discardEnd > 0 {
+                    // The padding is cut from what the packet decodes to. Ogg's demuxer has
+                    // already shortened the packet's duration by it (granule positions); other
+                    // containers (Matroska's DiscardPadding) give the whole packet's duration.
+                    if !isOgg && duration > discardEnd { duration -= discardEnd }
                     flags.insert(.endOfPresentation)
                 }
             }
