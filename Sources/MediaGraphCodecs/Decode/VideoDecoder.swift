@@ -100,6 +100,8 @@ public final class VideoDecoder {
         if decodesIntoPool {
             ctx.pointee.opaque = poolOpaque.toOpaque()
             ctx.pointee.get_buffer2 = pooledGetBuffer
+            // libavcodec 59 still asks whether the callback may run on its frame threads: it may
+            mg_declare_thread_safe_callbacks(ctx)
         }
         do {
             try DecoderContext.open(ctx, decoder, component: component)
