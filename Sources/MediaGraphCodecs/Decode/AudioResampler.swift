@@ -101,6 +101,23 @@ public final class AudioResampler {
         outputPlanes.deallocate()
     }
 
+    /// The layout libavutil names so ("mono", "stereo", "5.1", "7.1", "FL+FR+LFE" …), nil when
+    /// it knows no such layout or it is not a set of loudspeakers.
+    public static func layout(named name: String) -> ChannelLayout? {
+        var layout = AVChannelLayout()
+        defer { av_channel_layout_uninit(&layout) }
+        guard av_channel_layout_from_string(&layout, name) >= 0, layout.order == AV_CHANNEL_ORDER_NATIVE, layout.u.mask != 0 else { return nil }
+        return ChannelLayout(mask: layout.u.mask)
+    }
+
+    /// libavutil's default layout for a channel count (mono, stereo, 3.0, quad, 5.0, 5.1 …).
+    public static func defaultLayout(channels: Int) -> ChannelLayout {
+        var layout = AVChannelLayout()
+        defer { av_channel_layout_uninit(&layout) }
+        av_channel_layout_default(&layout, Int32(channels))
+        return layout.order == AV_CHANNEL_ORDER_NATIVE ? ChannelLayout(mask: layout.u.mask) : .unspecified
+    }
+
     /// Samples held back inside the resampler, counted at the destination rate.
     public var delay: Int64 { swr_get_delay(context, Int64(destination.sampleRate)) }
 

@@ -59,7 +59,10 @@ public final class VideoDecoder {
     private var converter: DecodedPictureConverter?
     private var nextPTS: Int64?
     private let nominalDuration: Int64
-    private var lastPacketPTS = SampleBuffer.noTime
+    /// Times of the packets libavcodec's frame threads hold, oldest first: with frame threading a
+    /// result (a picture or an error) belongs to the packet sent `frameThreadDepth` sends ago.
+    private var inFlight: [Int64] = []
+    private var frameThreadDepth = 0
 
     /// - Parameters:
     ///   - output: the format frames are delivered in (default: `input.raw` in the packets' time
@@ -110,6 +113,8 @@ public final class VideoDecoder {
             throw error
         }
         context = ctx
+        if ctx.pointee.active_thread_type & FF_THREAD_FRAME != 0 { frameThreadDepth = max(0, Int(ctx.pointee.thread_count) - 1) }
+        inFlight.reserveCapacity(frameThreadDepth + 2)
         frame = av_frame_alloc()
         packet = av_packet_alloc()
         guard frame != nil, packet != nil else {
@@ -152,14 +157,15 @@ public final class VideoDecoder {
         guard !bytes.isEmpty else { return }
         try DecoderContext.fill(pkt, bytes: bytes, pts: pts, dts: dts, duration: duration, keyFrame: keyFrame, component: component)
         statistics.packetsIn += 1
-        lastPacketPTS = pts
+        inFlight.append(pts)
         let r = avcodec_send_packet(ctx, pkt)
         if r == mg_averror_eagain() {
             packetPending = true
             return
         }
         av_packet_unref(pkt)
-        if r < 0 { throw failure("the packet at \(DecoderContext.describeTime(pts, input.timeBase)) cannot be decoded", code: r) }
+        let settled = inFlight.count > frameThreadDepth ? inFlight.removeFirst() : pts
+        if r < 0 { throw failure("the packet at \(DecoderContext.describeTime(settled, input.timeBase)) cannot be decoded", code: r) }
     }
 
     /// Tells the decoder no more packets come; `receive` then returns the delayed frames.
@@ -184,13 +190,17 @@ public final class VideoDecoder {
                 packetPending = false
                 let s = avcodec_send_packet(ctx, pkt)
                 av_packet_unref(pkt)
-                if s < 0 { throw failure("the packet at \(DecoderContext.describeTime(lastPacketPTS, input.timeBase)) cannot be decoded", code: s) }
+                let settled = inFlight.count > frameThreadDepth ? inFlight.removeFirst() : (inFlight.last ?? SampleBuffer.noTime)
+                if s < 0 { throw failure("the packet at \(DecoderContext.describeTime(settled, input.timeBase)) cannot be decoded", code: s) }
                 continue
             }
             if r == mg_averror_eof() { return nil }
             if r < 0 {
-                throw failure("decoding failed after the packet at \(DecoderContext.describeTime(lastPacketPTS, input.timeBase))", code: r)
+                // while draining, the oldest packet still held is the one that failed
+                let settled = draining && !inFlight.isEmpty ? inFlight.removeFirst() : (inFlight.first ?? SampleBuffer.noTime)
+                throw failure("the packet at \(DecoderContext.describeTime(settled, input.timeBase)) cannot be decoded", code: r)
             }
+            if draining && !inFlight.isEmpty { inFlight.removeFirst() }
             let out: SampleBuffer?
             do {
                 out = try picture(from: frame)
