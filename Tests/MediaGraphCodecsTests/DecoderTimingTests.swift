@@ -5,8 +5,8 @@ import Testing
 
 /// Time zero, the end mark, errors and conversions of the decoders.
 @Suite struct DecoderTimingTests {
-    /// A trim's lead-in: packets before zero are decoded, the pictures before zero dropped; the
-    /// first frame out is the source's frame at the new zero.
+    /// A trim: packets before zero are decoded, the pictures before zero dropped, the first frame
+    /// out is the source's frame at the new zero; pictures from the end mark on are dropped.
     @Test func videoBeforeZeroIsDecodedAndDropped() throws {
         let dir = try TempDir(); defer { dir.cleanUp() }
         let path = try makeMedia(dir, "bf.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "2",
@@ -14,13 +14,22 @@ import Testing
         var stream = try TestDemuxer.read(path, video: true)
         let theirs = try ffmpegFrameHashes(path).frames
         let shift = theirs[13].pts
-        for p in stream.packets { p.pts -= shift; p.dts -= shift }
-        stream.packets = stream.packets.map { $0 }
+        stream.packets = stream.packets.map { p in
+            let c = p.copy()
+            c.pts -= shift
+            c.dts -= shift
+            return c
+        }
+        // and an end mark at the source's frame 40: on the packet of that frame, in decode
+        // order after the frames it needs (a B-frame's references come before it)
+        let endFrame = theirs[40].pts - shift
+        let marked = stream.packets.last { $0.pts == endFrame - 512 }!
+        marked.flags.insert(.endOfPresentation)
         var ours: [FrameHash] = []
         let d = try decodeVideo(stream) { f, _ in ours.append(frameHash(f)) }
-        let expected = theirs.dropFirst(13).map { FrameHash(pts: $0.pts - shift, size: $0.size, md5: $0.md5) }
-        expectSameHashes(ours, Array(expected), "after a lead-in of 13 frames")
-        #expect(d.statistics.droppedBeforeZero == 13)
+        let expected = theirs[13..<40].map { FrameHash(pts: $0.pts - shift, size: $0.size, md5: $0.md5) }
+        expectSameHashes(ours, Array(expected), "after a lead-in of 13 frames, up to the end mark")
+        #expect(d.statistics.droppedBeforeZero == 13 && d.statistics.droppedAtEnd == 10, "\(d.statistics)")
     }
 
     /// Audio before zero is cut to the sample, and at the end mark too.

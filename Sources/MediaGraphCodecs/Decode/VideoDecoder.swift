@@ -18,6 +18,8 @@ public struct VideoDecoderStatistics: Sendable, Equatable {
     public var convertedFrames = 0
     /// Pictures before time zero (the lead-in of a trim), decoded and dropped.
     public var droppedBeforeZero = 0
+    /// Pictures at or after the end mark, decoded and dropped.
+    public var droppedAtEnd = 0
 }
 
 /// A video decoder over libavcodec. Packets in (`send`), frames out (`receive`) in the format
@@ -32,7 +34,7 @@ public struct VideoDecoderStatistics: Sendable, Equatable {
 ///   (nv12, gbrp, pal8, p010 …) or of another size than declared are converted with libswscale.
 ///   Each case is counted in `statistics`.
 /// - Timestamps are libavcodec's best-effort presentation time (as ffmpeg uses); pictures before
-///   time zero (a trim's lead-in) are decoded and dropped.
+///   time zero (a trim's lead-in) and at or after the end mark are decoded and dropped.
 public final class VideoDecoder {
     public let input: EncodedVideoFormat
     /// The format of every frame `receive` returns.
@@ -46,6 +48,9 @@ public final class VideoDecoder {
     public private(set) var lastPicture: DecodedPictureInfo?
     /// Set once pictures stop matching the declared format: when, and what they were.
     public private(set) var formatChange: (pts: Int64, description: String)?
+    /// Presentation ends here (packets' time base): later pictures are decoded and dropped. Set
+    /// by a packet flagged `BufferFlags.endOfPresentation` (its pts + duration).
+    public var endPTS: Int64?
 
     private let component: String
     private var context: UnsafeMutablePointer<AVCodecContext>?
@@ -141,6 +146,10 @@ public final class VideoDecoder {
     /// returns nil before sending the next one. Throws when libavcodec rejects the packet (the
     /// message names its time); the decoder stays usable, so a caller may skip it and go on.
     public func send(_ packet: SampleBuffer) throws {
+        if packet.flags.contains(.endOfPresentation), packet.pts != SampleBuffer.noTime {
+            let end = packet.pts + max(0, packet.duration)
+            endPTS = min(endPTS ?? end, end)
+        }
         try send(bytes: packet.bytes, pts: packet.pts, dts: packet.dts, duration: packet.duration,
                  keyFrame: packet.flags.contains(.keyFrame))
     }
@@ -236,6 +245,10 @@ public final class VideoDecoder {
         lastPicture = info
         if pts < 0 {
             statistics.droppedBeforeZero += 1
+            return nil
+        }
+        if let end = endPTS, pts >= end {
+            statistics.droppedAtEnd += 1
             return nil
         }
         let sameLayout = info.pixelFormat == output.pixelFormat && width == output.width && height == output.height
