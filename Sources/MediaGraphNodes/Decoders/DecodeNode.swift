@@ -43,6 +43,10 @@ public final class DecodeNode: RegisteredNode {
     var skipped = 0
     var firstSkipped: String?
     var timeBase = Rational(1, 1)
+    /// Decoded pictures waiting for libavcodec to let go of them (see `sendReady`).
+    var held: [SampleBuffer] = []
+    /// At most this many pictures wait.
+    static let holdLimit = 3
 
     public init(setup: NodeSetup) throws {
         id = setup.id
@@ -84,7 +88,10 @@ public final class DecodeNode: RegisteredNode {
             try undecodable(e)
         }
         try drain(output)
+        try sendReady(output, all: true)
     }
+
+    public func abort() { held.removeAll() }
 
     /// Sends every frame the decoder has ready.
     private func drain(_ output: NodeOutput) throws {
@@ -96,7 +103,23 @@ public final class DecodeNode: RegisteredNode {
                 try undecodable(e)
                 continue
             }
-            guard let frame else { return }
+            guard let frame else { return try sendReady(output, all: false) }
+            if video != nil {
+                held.append(frame)
+                try sendReady(output, all: false)
+            } else {
+                try output.send(consume frame)
+            }
+        }
+    }
+
+    /// Right after decoding, libavcodec still holds a picture (its reference, frame threads), so a
+    /// filter after the decoder would have to write a copy. Pictures therefore wait, in order,
+    /// until libavcodec has let go (the node holds the only reference: the filter writes in
+    /// place) or `holdLimit` wait behind them.
+    private func sendReady(_ output: NodeOutput, all: Bool) throws {
+        while !held.isEmpty && (all || held.count > Self.holdLimit || SampleBuffer.isUnique(&held[0])) {
+            let frame = held.removeFirst()
             try output.send(consume frame)
         }
     }
