@@ -70,7 +70,7 @@ final class DecoderFramePool: @unchecked Sendable {
     /// The pool for a picture, or nil when libavcodec's own allocator must serve it.
     private func pool(_ ctx: UnsafeMutablePointer<AVCodecContext>, _ frame: UnsafeMutablePointer<AVFrame>) -> FramePool? {
         guard let (format, _) = LibavFormats.pixelFormat(frame.pointee.format),
-              frame.pointee.width > 0, frame.pointee.height > 0, frame.pointee.width <= 16384, frame.pointee.height <= 16384 else { return nil }
+              MediaLimits.frameSizeProblem(width: Int(frame.pointee.width), height: Int(frame.pointee.height)) == nil else { return nil }
         var w = frame.pointee.width, h = frame.pointee.height
         var align: (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32) = (0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &align) { raw in

@@ -80,8 +80,8 @@ public final class VideoDecoder {
         if output == nil { declared.timeBase = input.timeBase }
         self.output = declared
         component = "\(input.codec) decoder"
-        guard declared.width > 0, declared.height > 0, declared.width <= 16384, declared.height <= 16384 else {
-            throw CodecError(.invalidSetting, component: component, message: "expected a size within 1...16384, found \(declared.width)x\(declared.height)")
+        if let problem = MediaLimits.frameSizeProblem(width: declared.width, height: declared.height) {
+            throw CodecError(.invalidSetting, component: component, message: "the stream's \(problem)")
         }
         guard threads >= 0 && threads <= 64 else {
             throw CodecError.setting(component, "threads", expected: "0...64", found: "\(threads)")
@@ -100,6 +100,9 @@ public final class VideoDecoder {
         ctx.pointee.height = Int32(input.raw.height)
         if let sar = DecoderContext.avRational(input.raw.sampleAspect) { ctx.pointee.sample_aspect_ratio = sar }
         if let fr = DecoderContext.avRational(input.raw.frameRate) { ctx.pointee.framerate = fr }
+        // pictures beyond the limits are refused by libavcodec itself (a hostile header must not
+        // make it allocate gigabytes)
+        ctx.pointee.max_pixels = Int64(MediaLimits.maxPixels)
         ctx.pointee.thread_count = Int32(threads)
         ctx.pointee.thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE
         // Cropping is applied here: bottom/right by the frame's size (no copy), top/left by a
