@@ -86,6 +86,31 @@ import Testing
         #expect(Self.sameTimes(ours.map(\.pts), theirs.frames.map(\.pts)), "pts in samples")
     }
 
+    /// resample by hand: 48 kHz stereo s16 → 44.1 kHz mono f32; timestamps count output samples
+    /// without a gap, and the sample count equals ffmpeg's conversion of the same file.
+    @Test func resampleKeepsTimestampsExact() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=1.5",
+                               "-ac", "2", "-c:a", "pcm_s16le", dir + "/in.wav"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "wavsrc", "params": { "path": "in.wav" } },
+                     "rs": { "type": "resample", "params": { "rate": 44100, "layout": "mono", "format": "f32" } },
+                     "out": { "type": "framehash", "params": { "path": "ours.txt" } } },
+          "chains": [["src", "rs", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let ours = Self.hashes(dir + "/ours.txt")
+        var next: Int64 = 0
+        for b in ours {
+            #expect(b.pts == next, "buffer at \(b.pts), expected \(next)")
+            next = b.pts + Int64(b.size / 4)
+        }
+        try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in.wav", "-ar", "44100", "-ac", "1", "-f", "f32le", dir + "/ref.raw"])
+        let reference = (try? FileManager.default.attributesOfItem(atPath: dir + "/ref.raw")[.size] as? Int) ?? -1
+        #expect(next * 4 == Int64(reference), "\(next) samples, ffmpeg \(reference / 4)")
+    }
+
     /// An 8-bit filter after a 10-bit stream: decode yields 10-bit, and a visible convert to the
     /// same layout in 8 bits follows (never a silent conversion).
     @Test func tenBitIntoAnEightBitFilterShowsAConvert() throws {
