@@ -40,7 +40,7 @@ enum DecoderContext {
         let opened = avcodec_open2(ctx, decoder, nil)
         guard opened >= 0 else {
             let message = LibraryLog.message("the \(String(cString: decoder.pointee.name)) decoder refused to open", code: opened,
-                                             context: UnsafeMutableRawPointer(ctx))
+                                             context: ctx.pointee.opaque ?? UnsafeMutableRawPointer(ctx))
             var failed: UnsafeMutablePointer<AVCodecContext>? = ctx
             avcodec_free_context(&failed)
             throw CodecError(.openFailed, component: component, message: message)

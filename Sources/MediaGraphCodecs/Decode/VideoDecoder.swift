@@ -108,8 +108,9 @@ public final class VideoDecoder {
         // Cropping is applied here: bottom/right by the frame's size (no copy), top/left by a
         // copy (libavcodec would offset the data pointers, and only to an alignment).
         ctx.pointee.apply_cropping = 0
+        // the pool is also what the decoder's log messages are kept under (LibraryLog)
+        ctx.pointee.opaque = poolOpaque.toOpaque()
         if decodesIntoPool {
-            ctx.pointee.opaque = poolOpaque.toOpaque()
             ctx.pointee.get_buffer2 = pooledGetBuffer
             // libavcodec 59 still asks whether the callback may run on its frame threads: it may
             mg_declare_thread_safe_callbacks(ctx)
@@ -133,10 +134,10 @@ public final class VideoDecoder {
     deinit {
         av_frame_free(&frame)
         av_packet_free(&packet)
-        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
         // frees libavcodec's references to pooled pictures (their free callbacks run here or
         // when the graph lets go of the frames); the pool object lives as long as they do
         avcodec_free_context(&context)
+        _ = LibraryLog.take(for: poolOpaque.toOpaque())
         poolOpaque.release()
     }
 
@@ -227,7 +228,7 @@ public final class VideoDecoder {
 
     private func failure(_ what: String, code: Int32) -> CodecError {
         CodecError(.processingFailed, component: component,
-                   message: LibraryLog.message(what, code: code, context: context.map { UnsafeMutableRawPointer($0) }))
+                   message: LibraryLog.message(what, code: code, context: poolOpaque.toOpaque()))
     }
 
     /// The frame for a decoded picture (nil when it lies before time zero).
