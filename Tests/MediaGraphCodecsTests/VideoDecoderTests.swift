@@ -121,4 +121,30 @@ import Testing
         let path = try makeMedia(dir, "bf.mp4", Self.source + ["-c:v", "libx264", "-bf", "3", "-pix_fmt", "yuv420p"])
         _ = try check(path, "one thread", threads: 1)
     }
+
+    /// What pictures say about themselves, against ffprobe's -show_frames.
+    @Test func pictureMetadataAsFFprobeReadsIt() throws {
+        let dir = try TempDir(); defer { dir.cleanUp() }
+        let path = try makeMedia(dir, "tagged.mp4", ["-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-t", "0.2",
+                                                    "-vf", "setsar=4/3", "-c:v", "libx264", "-pix_fmt", "yuv420p",
+                                                    "-color_range", "tv", "-colorspace", "bt709", "-color_primaries", "bt709",
+                                                    "-color_trc", "bt709", "-chroma_sample_location", "left"])
+        let d = try decodeVideo(try TestDemuxer.read(path, video: true)) { _, _ in }
+        let r = try runTool("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_frames", "-read_intervals", "%+#1",
+                                        "-show_entries", "frame=color_range,color_space,color_primaries,color_transfer,chroma_location,sample_aspect_ratio",
+                                        "-of", "default=noprint_wrappers=1", path])
+        var fields: [String: String] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            let kv = line.split(separator: "=", maxSplits: 1)
+            if kv.count == 2 { fields[String(kv[0])] = String(kv[1]) }
+        }
+        let info = try #require(d.lastPicture)
+        #expect(fields["color_range"] == "tv" && info.range == .limited)
+        #expect(fields["color_space"] == "bt709" && info.matrix == .bt709)
+        #expect(fields["color_primaries"] == "bt709" && info.color.primaries == .bt709)
+        #expect(fields["color_transfer"] == "bt709" && info.color.transfer == .bt709)
+        #expect(fields["chroma_location"] == "left" && info.color.chromaLocation == .left)
+        #expect(fields["sample_aspect_ratio"] == "4:3" && info.sampleAspect == Rational(4, 3))
+        #expect(info.pixelFormatName == "yuv420p" && info.width == 320 && info.height == 240)
+    }
 }
