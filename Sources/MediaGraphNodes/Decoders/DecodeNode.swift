@@ -42,7 +42,6 @@ public final class DecodeNode: RegisteredNode {
     var audio: AudioDecoder?
     var skipped = 0
     var firstSkipped: String?
-    var timeBase = Rational(1, 1)
     /// Decoded pictures waiting for libavcodec to let go of them (see `sendReady`).
     var held: [SampleBuffer] = []
     /// At most this many pictures wait.
@@ -59,12 +58,10 @@ public final class DecodeNode: RegisteredNode {
         case .encodedVideo(let e):
             let d = try VideoDecoder(input: e, threads: threads)
             video = d
-            timeBase = e.timeBase
             return [.video(d.output)]
         case .encodedAudio(let e):
             let d = try AudioDecoder(input: e, threads: threads)
             audio = d
-            timeBase = e.timeBase
             return [.audio(d.output)]
         case let other:
             throw NodeFailure("expected encoded video or audio, found \(other)")
