@@ -154,7 +154,8 @@ public final class Demuxer {
     /// The libavformat warnings logged since the last call (e.g. "partial file"), oldest first.
     public func takeLoggedMessages() -> [String] {
         guard let ctx else { return [] }
-        return LibraryLog.take(for: UnsafeMutableRawPointer(ctx))
+        // av_log lines arrive in pieces at times ("…dts = 13824)" then "."): keep the words
+        return LibraryLog.take(for: UnsafeMutableRawPointer(ctx)).filter { $0.contains(where: { $0.isLetter || $0.isNumber }) }
     }
 
     /// `a` ticks of `from` in ticks of `to`, rounded to the nearest as libavutil's av_rescale_q

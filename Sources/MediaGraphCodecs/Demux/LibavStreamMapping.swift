@@ -68,6 +68,14 @@ enum LibavStreamMapping {
         s.matrix = YCbCrMatrix(code: s.matrixCode)
         s.color = VideoColor(primaries: ColorPrimaries(code: s.primariesCode), transfer: TransferCharacteristic(code: s.transferCode),
                              chromaLocation: ChromaLocation(code: Int(par.chroma_location.rawValue)))
+        func named(_ p: UnsafePointer<CChar>?, unless unspecified: Bool) -> String? {
+            unspecified ? nil : p.map { String(cString: $0) }
+        }
+        s.colorNames.range = named(av_color_range_name(par.color_range), unless: par.color_range == AVCOL_RANGE_UNSPECIFIED)
+        s.colorNames.space = named(av_color_space_name(par.color_space), unless: par.color_space == AVCOL_SPC_UNSPECIFIED)
+        s.colorNames.primaries = named(av_color_primaries_name(par.color_primaries), unless: par.color_primaries == AVCOL_PRI_UNSPECIFIED)
+        s.colorNames.transfer = named(av_color_transfer_name(par.color_trc), unless: par.color_trc == AVCOL_TRC_UNSPECIFIED)
+        s.colorNames.chromaLocation = named(av_chroma_location_name(par.chroma_location), unless: par.chroma_location == AVCHROMA_LOC_UNSPECIFIED)
         let sar = av_guess_sample_aspect_ratio(ctx, st, nil)
         if sar.num > 0 && sar.den > 0 { s.sampleAspect = Rational(Int64(sar.num), Int64(sar.den)) }
         s.videoDelay = Int(par.video_delay)
@@ -92,14 +100,16 @@ enum LibavStreamMapping {
         }
     }
 
-    /// Clockwise display rotation of a display matrix, snapped to a quarter turn as ffmpeg's
-    /// `rotate` tag is (libavutil returns the counter-clockwise angle).
+    /// The display matrix's rotation in MediaGraph's convention, snapped to a quarter turn: the
+    /// angle the mp4 sink's `rotation` param and ffmpeg 5.1's `rotate` tag write, which is
+    /// libavutil's av_display_rotation_get (so a file made with `-metadata:s:v rotate=90` reads
+    /// as 90, and a copy through the mp4 sink keeps its matrix).
     static func rotation(_ matrix: UnsafePointer<Int32>) -> (degrees: Int, mirrored: Bool) {
-        let ccw = av_display_rotation_get(matrix)
-        guard ccw.isFinite else { return (0, false) }
-        var cw = Int((-ccw).rounded())
-        cw = ((cw % 360) + 360) % 360
-        let quarter = ((cw + 45) / 90 * 90) % 360
+        let angle = av_display_rotation_get(matrix)
+        guard angle.isFinite else { return (0, false) }
+        var d = Int(angle.rounded())
+        d = ((d % 360) + 360) % 360
+        let quarter = ((d + 45) / 90 * 90) % 360
         // determinant < 0: the matrix mirrors
         let det = Int64(matrix[0]) * Int64(matrix[4]) - Int64(matrix[1]) * Int64(matrix[3])
         return (quarter, det < 0)

@@ -21,6 +21,16 @@ public struct ContainerInfo: Sendable {
     public var seeksByPresentationTime: Bool
 }
 
+/// libavutil's words for a stream's colour description ("tv", "bt709", "smpte170m", "left").
+public struct ColorNames: Sendable {
+    public var range: String?
+    public var space: String?
+    public var primaries: String?
+    public var transfer: String?
+    public var chromaLocation: String?
+    public init() {}
+}
+
 /// What a container says about one stream, in MediaGraph's types; the libav names are kept where
 /// MediaGraph has no exact equivalent (`nativePixelFormat`), so a decoder knows to convert.
 public struct StreamInfo: Sendable {
@@ -81,6 +91,9 @@ public struct StreamInfo: Sendable {
     public var color: VideoColor = .unspecified
     /// Raw H.273 codes as the stream signals them (colour enums keep only the named ones).
     public var primariesCode = 2, transferCode = 2, matrixCode = 2
+    /// libavutil's names of range, matrix, primaries, transfer and chroma siting, as ffprobe
+    /// prints them (nil when unspecified).
+    public var colorNames = ColorNames()
     public var sampleAspect = Rational(1, 1)
     /// Clockwise degrees to turn the picture for display (0, 90, 180, 270), from the display
     /// matrix; nil without one.
