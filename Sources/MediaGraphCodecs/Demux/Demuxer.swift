@@ -32,6 +32,9 @@ public final class Demuxer {
     private var ctx: UnsafeMutablePointer<AVFormatContext>?
     private var packet: UnsafeMutablePointer<AVPacket>?
     private let interrupt: InterruptState
+    /// Streams `select` chose (nil: all). Packets read while probing come back whatever the
+    /// discard setting, so `read` drops the others itself.
+    private var selected: Set<Int>?
 
     /// Opens `path` and reads enough of it to describe every stream.
     public init(path: String, options: DemuxerOptions = DemuxerOptions(), stop: StopFlag? = nil) throws {
@@ -104,6 +107,7 @@ public final class Demuxer {
     /// Reads only the streams in `indices`: libavformat skips the others' packets (AVDISCARD_ALL).
     public func select(_ indices: Set<Int>) {
         guard let ctx else { return }
+        selected = indices
         for i in 0..<Int(ctx.pointee.nb_streams) {
             ctx.pointee.streams[i]?.pointee.discard = indices.contains(i) ? AVDISCARD_DEFAULT : AVDISCARD_ALL
         }
@@ -123,6 +127,13 @@ public final class Demuxer {
     /// The next packet, or nil at the end of the file or when stopped. A read failure throws,
     /// with what libavformat logged; reading may continue after it (the caller chooses).
     public func read() throws -> DemuxedPacket? {
+        while true {
+            guard let p = try readAny() else { return nil }
+            if selected?.contains(p.streamIndex) ?? true { return p }
+        }
+    }
+
+    private func readAny() throws -> DemuxedPacket? {
         guard let ctx, let pkt = packet else { return nil }
         if interrupt.isSet { return nil }
         let rc = av_read_frame(ctx, pkt)
