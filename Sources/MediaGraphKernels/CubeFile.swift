@@ -22,8 +22,18 @@ public struct CubeFileError: Error, Equatable, CustomStringConvertible {
 /// Accepted: `TITLE "..."`, `LUT_3D_SIZE n` (2…65), `DOMAIN_MIN r g b`, `DOMAIN_MAX r g b`,
 /// `LUT_3D_INPUT_RANGE min max`, `#` comments and blank lines, then n³ rows of three numbers with
 /// red changing fastest, then green, then blue.
+///
+/// Limits (Docs/filters.md): files up to `maxFileSize` bytes; every number finite and within
+/// ±`valueLimit`; each domain minimum below its maximum.
 public struct CubeLUT: Equatable, Sendable {
     public static let sizeRange = 2...65
+    /// Largest .cube file read: a 65³ table takes about 8 MB as text, so this leaves room for
+    /// comments while bounding the memory a file can claim.
+    public static let maxFileSize = 64 << 20
+    /// Largest magnitude of a table or domain value. Outputs beyond 0…1 are clipped anyway; the
+    /// bound keeps values exact as 32-bit floats and every intermediate of the interpolation
+    /// (×255, sums of 8 points) finite: 1e39 would otherwise become infinity.
+    public static let valueLimit = 1e6
 
     // Read-only outside: the kernel relies on table.count == size³ and a valid domain.
     public private(set) var title: String?
@@ -61,10 +71,35 @@ public struct CubeLUT: Equatable, Sendable {
 
     /// Reads and parses the .cube file at `path`; errors name `path` and the line.
     public init(contentsOfFile path: String) throws {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CubeFileError(file: path, line: 0, message: "cannot read the file")
+        try self.init(parsing: try Self.readFile(path), file: path)
+    }
+
+    /// The bytes of the file at `path`, at most `maxFileSize` of them.
+    static func readFile(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CubeFileError(file: path, line: 0, message: "cannot read the file") }
+        defer { close(fd) }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            throw CubeFileError(file: path, line: 0, message: "cannot read the file: it is a directory")
         }
-        try self.init(parsing: [UInt8](data), file: path)
+        // Pieces of 64 KiB until the end, or one byte past the limit (a pipe has no size to check
+        // first).
+        var bytes: [UInt8] = []
+        var piece = [UInt8](repeating: 0, count: 1 << 16)
+        while bytes.count <= maxFileSize {
+            let n = piece.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 {
+                throw CubeFileError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes += piece[0..<n]
+        }
+        guard bytes.count <= maxFileSize else {
+            throw CubeFileError(file: path, line: 0, message: "the file is larger than the limit of \(maxFileSize) bytes for a .cube file")
+        }
+        return bytes
     }
 
     /// Parses the text of a .cube file; `file` is the name used in errors.
@@ -72,7 +107,12 @@ public struct CubeLUT: Equatable, Sendable {
         try self.init(parsing: Array(text.utf8), file: file)
     }
 
-    init(parsing bytes: [UInt8], file: String) throws {
+    /// Parses the bytes of a .cube file; `file` is the name used in errors. (The entry point for
+    /// fuzzing: the same parser as for files.)
+    public init(parsing bytes: [UInt8], file: String) throws {
+        guard bytes.count <= Self.maxFileSize else {
+            throw CubeFileError(file: file, line: 0, message: "the file is larger than the limit of \(Self.maxFileSize) bytes for a .cube file")
+        }
         var parser = CubeParser(file: file)
         try parser.parse(bytes)
         title = parser.title
@@ -128,13 +168,18 @@ struct CubeParser {
         // Cut the comment, then split on blanks (\r of CRLF files included).
         var content = raw
         if let hash = content.firstIndex(of: UInt8(ascii: "#")) { content = content[..<hash] }
+        // No line needs more than a keyword and 3 numbers: keep 5 tokens and count the rest, so a
+        // line of a million numbers costs no memory.
         var tokens: [Substring] = []
+        var extraTokens = 0
         var i = content.startIndex
         while i < content.endIndex {
             while i < content.endIndex && Self.isBlank(content[i]) { i += 1 }
             let s = i
             while i < content.endIndex && !Self.isBlank(content[i]) { i += 1 }
-            if s < i { tokens.append(Substring(decoding: content[s..<i], as: UTF8.self)) }
+            if s < i {
+                if tokens.count < 5 { tokens.append(Substring(decoding: content[s..<i], as: UTF8.self)) } else { extraTokens += 1 }
+            }
         }
         guard let keyword = tokens.first else { return }
         let arguments = tokens.dropFirst()
@@ -147,8 +192,9 @@ struct CubeParser {
             guard sizeLine == 0 else {
                 throw fail(line, "LUT_3D_SIZE appears again (first on line \(sizeLine))")
             }
-            guard arguments.count == 1, let n = Int(arguments.first!) else {
-                throw fail(line, "LUT_3D_SIZE needs one whole number, found '\(arguments.joined(separator: " "))'")
+            guard arguments.count == 1, let first = arguments.first, let n = Int(first) else {
+                let shown = arguments.joined(separator: " ") + (extraTokens > 0 ? " …" : "")
+                throw fail(line, "LUT_3D_SIZE needs one whole number, found '\(shown.prefix(64))'")
             }
             guard CubeLUT.sizeRange.contains(n) else {
                 throw fail(line, "LUT_3D_SIZE \(n) is out of range 2…65")
@@ -159,23 +205,23 @@ struct CubeParser {
         case "LUT_1D_SIZE":
             throw fail(line, "1D LUTs (LUT_1D_SIZE) are not supported; expected LUT_3D_SIZE")
         case "DOMAIN_MIN", "DOMAIN_MAX":
-            let v = try numbers(arguments, 3, what: String(keyword), line)
+            let v = try numbers(arguments, 3, extra: extraTokens, what: String(keyword), line)
             if keyword == "DOMAIN_MIN" { domainMin = SIMD3(v[0], v[1], v[2]) } else { domainMax = SIMD3(v[0], v[1], v[2]) }
             domainLine = line
         case "LUT_3D_INPUT_RANGE":
-            let v = try numbers(arguments, 2, what: "LUT_3D_INPUT_RANGE", line)
+            let v = try numbers(arguments, 2, extra: extraTokens, what: "LUT_3D_INPUT_RANGE", line)
             domainMin = SIMD3(repeating: v[0])
             domainMax = SIMD3(repeating: v[1])
             domainLine = line
         default:
             guard size > 0 else {
-                if Self.isLetter(keyword.utf8.first!) {
+                if let c = keyword.utf8.first, Self.isLetter(c) {
                     throw fail(line, "unknown keyword '\(keyword)'; expected TITLE, LUT_3D_SIZE, DOMAIN_MIN, "
                         + "DOMAIN_MAX or LUT_3D_INPUT_RANGE")
                 }
                 throw fail(line, "table row before the LUT_3D_SIZE line")
             }
-            let v = try numbers(tokens[...], 3, what: "a table row", line)
+            let v = try numbers(tokens[...], 3, extra: extraTokens, what: "a table row", line)
             guard table.count < size * size * size else {
                 throw fail(line, "more than \(size * size * size) table rows (LUT_3D_SIZE \(size))")
             }
@@ -183,13 +229,18 @@ struct CubeParser {
         }
     }
 
-    func numbers(_ tokens: ArraySlice<Substring>, _ count: Int, what: String, _ line: Int) throws -> [Double] {
-        guard tokens.count == count else {
-            throw fail(line, "\(what) needs \(count) numbers, found \(tokens.count)")
+    /// `count` numbers from `tokens` (`extra`: tokens beyond those kept), each finite and
+    /// within ±`CubeLUT.valueLimit`.
+    func numbers(_ tokens: ArraySlice<Substring>, _ count: Int, extra: Int, what: String, _ line: Int) throws -> [Double] {
+        guard tokens.count + extra == count else {
+            throw fail(line, "\(what) needs \(count) numbers, found \(tokens.count + extra)")
         }
         return try tokens.map { t in
             guard let v = Double(t), v.isFinite else {
-                throw fail(line, "\(what): '\(t)' is not a number")
+                throw fail(line, "\(what): '\(t.prefix(64))' is not a number")
+            }
+            guard v.magnitude <= CubeLUT.valueLimit else {
+                throw fail(line, "\(what): \(t.prefix(64)) is beyond the limit of ±\(Int(CubeLUT.valueLimit)) for .cube values")
             }
             return v
         }

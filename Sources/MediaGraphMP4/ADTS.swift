@@ -24,11 +24,22 @@ public final class ADTSReader {
     public init(path: String) throws {
         self.path = path
         file = try InputFile(path: path, capacity: 1 << 20)
+        configuration = try ADTSReader.firstHeader(file, path).configuration
+    }
+
+    /// Reads an ADTS stream held in memory; `name` stands for the file in error messages. (The
+    /// same parser as for files: the entry point for fuzzing.)
+    public init(bytes: [UInt8], name: String = "memory") throws {
+        path = name
+        file = InputFile(bytes: bytes, name: name, capacity: 1 << 20)
+        configuration = try ADTSReader.firstHeader(file, name).configuration
+    }
+
+    private static func firstHeader(_ file: InputFile, _ path: String) throws -> Header {
         guard let h = try file.ensure(7, from: 0) else {
             throw ElementaryStreamError(path: path, offset: 0, message: "file is shorter than an ADTS header (7 bytes)")
         }
-        let header = try ADTSReader.parseHeader(file.buffer + h, path: path, offset: 0)
-        configuration = header.configuration
+        return try ADTSReader.parseHeader(file.buffer + h, path: path, offset: 0)
     }
 
     struct Header {
@@ -50,6 +61,10 @@ public final class ADTSReader {
         let blocks = Int(p[6] & 3) + 1
         guard sfIndex < aacSampleRates.count else {
             throw ElementaryStreamError(path: path, offset: offset + 2, message: "sampling frequency index \(sfIndex) is reserved")
+        }
+        guard channels > 0 else {
+            throw ElementaryStreamError(path: path, offset: offset + 2,
+                                        message: "channel configuration 0 (channels in a program config element) is not supported; expected 1…7")
         }
         guard blocks == 1 else {
             throw ElementaryStreamError(path: path, offset: offset + 6, message: "\(blocks) raw data blocks per ADTS frame are not supported (1 expected)")
@@ -79,7 +94,7 @@ public final class ADTSReader {
         let header = try ADTSReader.parseHeader(file.buffer + h, path: path, offset: offset)
         guard let s = try file.ensure(header.frameLength, from: position) else {
             throw ElementaryStreamError(path: path, offset: offset,
-                                        message: "file ends inside a frame: header says \(header.frameLength) bytes, \(file.count - position) left")
+                                        message: "file ends inside a frame: header says \(header.frameLength) bytes, \(file.count) left") // ensure moved the frame to the buffer's start
         }
         let data = Array(UnsafeBufferPointer(start: file.buffer + s + header.headerSize, count: header.frameLength - header.headerSize))
         position = s + header.frameLength

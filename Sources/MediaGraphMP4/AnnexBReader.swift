@@ -31,15 +31,28 @@ public final class AnnexBReader {
     private var finished = false
     private var lastUnit: AnnexBAccessUnit?
     /// Largest access unit accepted; a file with no start codes fails instead of filling memory.
-    public var maxAccessUnitSize = 256 << 20
+    public var maxAccessUnitSize = MediaLimits.maxAccessUnitSize
 
     public init(path: String, codec: Codec) throws {
-        guard codec == .h264 || codec == .hevc else {
-            throw ElementaryStreamError(path: path, offset: 0, message: "Annex B streams are H.264 or HEVC, not \(codec)")
-        }
+        try Self.check(codec, path)
         self.path = path
         self.codec = codec
         file = try InputFile(path: path)
+    }
+
+    /// Reads an Annex B stream held in memory; `name` stands for the file in error messages.
+    /// (The same parser as for files: the entry point for fuzzing.)
+    public init(bytes: [UInt8], codec: Codec, name: String = "memory") throws {
+        try Self.check(codec, name)
+        path = name
+        self.codec = codec
+        file = InputFile(bytes: bytes, name: name)
+    }
+
+    private static func check(_ codec: Codec, _ path: String) throws {
+        guard codec == .h264 || codec == .hevc else {
+            throw ElementaryStreamError(path: path, offset: 0, message: "Annex B streams are H.264 or HEVC, not \(codec)")
+        }
     }
 
     /// The next access unit, or nil at the end of the file.
@@ -60,7 +73,7 @@ public final class AnnexBReader {
             searchFrom = max(nalPayload, end - 3)
             if file.count - auStart > maxAccessUnitSize {
                 throw ElementaryStreamError(path: path, offset: file.bufferOffset + Int64(auStart),
-                                            message: "no start code within \(maxAccessUnitSize) bytes: not an Annex B stream?")
+                                            message: "access unit longer than the limit of \(maxAccessUnitSize) bytes (no start code, or no new picture, within it): not an Annex B stream?")
             }
             let shift = auStart
             let more = try file.refill(keepFrom: shift)
@@ -146,6 +159,10 @@ public final class AnnexBReader {
         }
         var out: AnnexBAccessUnit?
         if startsNew { out = emit(upTo: nalCodeStart) }
+        guard auNALs.count < MediaLimits.maxNALUnitsPerAccessUnit else {
+            throw ElementaryStreamError(path: path, offset: file.bufferOffset + Int64(auStart),
+                                        message: "access unit has more than \(MediaLimits.maxNALUnitsPerAccessUnit) NAL units (the limit)")
+        }
         auNALs.append((nalPayload - auStart)..<(stop - auStart))
         if isPicture { auHasPicture = true }
         return out

@@ -34,15 +34,16 @@ public final class H264AccessUnitTimer {
     private var sets = ParameterSetCollector(codec: .h264)
     private var spsByID: [UInt32: H264SequenceParameterSet] = [:]
     private var ppsByID: [UInt32: H264PictureParameterSet] = [:]
-    private var order: PresentationOrder<AnnexBAccessUnit>?
+    private var order: PresentationOrder<PendingAccessUnit>?
     private var reorderDepth = 0
+    /// Bytes of the access units pushed and not yet popped.
+    private var pendingBytes = 0
     private let path: String
     // POC state (8.2.1)
     private var prevPocMsb: Int64 = 0
     private var prevPocLsb: Int64 = 0
     private var prevFrameNumOffset: Int64 = 0
     private var prevFrameNum: Int64 = 0
-    private var keyFlags: [Bool] = []
 
     /// - Parameters:
     ///   - frameRate: overrides the stream's VUI timing (required when the stream has none).
@@ -63,7 +64,8 @@ public final class H264AccessUnitTimer {
         var hasRecoveryPoint = false
         for r in au.nalUnits {
             let nal = au.data[r]
-            let type = NALUnits.h264Type(nal.first!)
+            guard let header = nal.first else { continue }
+            let type = NALUnits.h264Type(header)
             do {
                 switch type {
                 case 7:
@@ -82,7 +84,7 @@ public final class H264AccessUnitTimer {
                         guard let p = self.ppsByID[id], let s = self.spsByID[p.spsID] else { return nil }
                         return (s, p)
                     }
-                    nalRefIDC = (nal.first! >> 5) & 3
+                    nalRefIDC = (header >> 5) & 3
                     isIDR = type == 5
                 default: break
                 }
@@ -98,11 +100,16 @@ public final class H264AccessUnitTimer {
         }
         if order == nil { try start(with: sps, at: au.offset) }
         configuration = sets.configuration.flatMap { if case .h264(let c) = $0 { return c } else { return nil } }
-        let poc = pictureOrderCount(slice, sps: sps, nalRefIDC: nalRefIDC, isIDR: isIDR)
+        guard let poc = pictureOrderCount(slice, sps: sps, nalRefIDC: nalRefIDC, isIDR: isIDR) else {
+            throw ElementaryStreamError(path: path, offset: au.offset,
+                                        message: "picture order count leaves the 32-bit range of ITU-T H.264 8.2.1")
+        }
+        try order?.checkRoom(for: au, pendingBytes: pendingBytes, frameDuration: frameDuration, path: path)
         // An I picture with a recovery point SEI (x264's open-GOP key frames) is a key frame
         // too, as encoders and ffmpeg flag it.
-        keyFlags.append(isIDR || (hasRecoveryPoint && slice.sliceType % 5 == 2))
-        order!.push(au, poc: poc, startsSequence: isIDR)
+        let key = isIDR || (hasRecoveryPoint && slice.sliceType % 5 == 2)
+        order?.push(PendingAccessUnit(unit: au, isKeyFrame: key), poc: poc, startsSequence: isIDR)
+        pendingBytes += au.data.count
     }
 
     /// End of stream: the remaining access units get their times.
@@ -110,12 +117,13 @@ public final class H264AccessUnitTimer {
 
     /// The next access unit in decode order whose timestamps are known.
     public func pop() -> TimedAccessUnit? {
-        guard let e = order?.pop(), let item = e.item else { return nil }
-        let key = keyFlags.isEmpty ? false : keyFlags.removeFirst()
-        let pts = Int64(e.presentationIndex!) * frameDuration
+        guard let e = order?.pop(), let item = e.item, let position = e.presentationIndex else { return nil }
+        pendingBytes -= item.unit.data.count
+        // push checked that (pictures pushed) × frameDuration fits in 64 bits.
+        let pts = Int64(position) * frameDuration
         let dts = Int64(e.decodeIndex - reorderDepth) * frameDuration
-        return TimedAccessUnit(data: item.data, pts: pts, dts: dts, duration: frameDuration, isKeyFrame: key,
-                               offset: item.offset)
+        return TimedAccessUnit(data: item.unit.data, pts: pts, dts: dts, duration: frameDuration,
+                               isKeyFrame: item.isKeyFrame, offset: item.unit.offset)
     }
 
     /// Whether an SEI NAL unit carries a recovery point message (payload type 6).
@@ -153,9 +161,12 @@ public final class H264AccessUnitTimer {
         order = PresentationOrder(reorderDepth: reorderDepth)
     }
 
-    private func pictureOrderCount(_ s: H264SliceHeader, sps: H264SequenceParameterSet, nalRefIDC: UInt8, isIDR: Bool) -> Int64 {
+    /// The picture order count (8.2.1), or nil when it leaves the 32-bit range the standard
+    /// requires (a hostile stream could otherwise overflow the 64-bit sums below).
+    private func pictureOrderCount(_ s: H264SliceHeader, sps: H264SequenceParameterSet, nalRefIDC: UInt8, isIDR: Bool) -> Int64? {
         let frameNum = Int64(s.frameNum)
         let maxFrameNum = Int64(1) << Int64(sps.log2MaxFrameNum)
+        let poc: Int64
         switch sps.picOrderCntType {
         case 0:
             if isIDR { prevPocMsb = 0; prevPocLsb = 0 }
@@ -167,7 +178,8 @@ public final class H264AccessUnitTimer {
             let top = msb + lsb
             let bottom = top + Int64(s.deltaPicOrderCntBottom)
             if nalRefIDC != 0 { prevPocMsb = msb; prevPocLsb = lsb }
-            return min(top, bottom)
+            guard Self.fits32(top), Self.fits32(bottom) else { return nil }
+            poc = min(top, bottom)
         case 1:
             let offset = isIDR ? 0 : (prevFrameNum > frameNum ? prevFrameNumOffset + maxFrameNum : prevFrameNumOffset)
             let cycle = Int64(sps.offsetForRefFrame.count)
@@ -175,10 +187,14 @@ public final class H264AccessUnitTimer {
             if nalRefIDC == 0 && abs > 0 { abs -= 1 }
             var expected: Int64 = 0
             if abs > 0 {
+                // ≤ 255 terms of ±2^31: no overflow; the product with the cycle count may.
                 let deltaPerCycle = sps.offsetForRefFrame.reduce(Int64(0)) { $0 + Int64($1) }
                 let cycleCount = (abs - 1) / cycle
                 let inCycle = Int((abs - 1) % cycle)
-                expected = cycleCount * deltaPerCycle
+                let (product, overflow) = cycleCount.multipliedReportingOverflow(by: deltaPerCycle)
+                // Beyond 2^48 the 255 terms below cannot bring it back into 32 bits.
+                if overflow || product.magnitude > 1 << 48 { return nil }
+                expected = product
                 for i in 0...inCycle { expected += Int64(sps.offsetForRefFrame[i]) }
             }
             if nalRefIDC == 0 { expected += Int64(sps.offsetForNonRefPic) }
@@ -186,15 +202,20 @@ public final class H264AccessUnitTimer {
             let bottom = top + Int64(sps.offsetForTopToBottomField) + Int64(s.deltaPicOrderCnt1)
             prevFrameNumOffset = offset
             prevFrameNum = frameNum
-            return min(top, bottom)
+            guard Self.fits32(top), Self.fits32(bottom) else { return nil }
+            poc = min(top, bottom)
         default:
             let offset = isIDR ? 0 : (prevFrameNum > frameNum ? prevFrameNumOffset + maxFrameNum : prevFrameNumOffset)
-            let poc = isIDR ? 0 : (nalRefIDC == 0 ? 2 * (offset + frameNum) - 1 : 2 * (offset + frameNum))
+            poc = isIDR ? 0 : (nalRefIDC == 0 ? 2 * (offset + frameNum) - 1 : 2 * (offset + frameNum))
             prevFrameNumOffset = offset
             prevFrameNum = frameNum
-            return poc
         }
+        // prevPocMsb and the frame num offsets grow by at most 2^16 per picture: far from
+        // overflowing 64 bits in any file.
+        return Self.fits32(poc) ? poc : nil
     }
+
+    private static func fits32(_ v: Int64) -> Bool { Int64(Int32.min)...Int64(Int32.max) ~= v }
 }
 
 /// Something that times access units given in decode order (H.264 or HEVC).
@@ -242,5 +263,12 @@ extension TimedAnnexBReader where Timer == H264AccessUnitTimer {
     public convenience init(path: String, frameRate: Rational? = nil, timescale: Int64? = nil) throws {
         self.init(reader: try AnnexBReader(path: path, codec: .h264),
                   timer: H264AccessUnitTimer(frameRate: frameRate, timescale: timescale, path: path))
+    }
+
+    /// An H.264 Annex B stream held in memory (`name` stands for the file in errors): the same
+    /// reader and timer as for files, the entry point for fuzzing.
+    public convenience init(bytes: [UInt8], name: String = "memory", frameRate: Rational? = nil, timescale: Int64? = nil) throws {
+        self.init(reader: try AnnexBReader(bytes: bytes, codec: .h264, name: name),
+                  timer: H264AccessUnitTimer(frameRate: frameRate, timescale: timescale, path: name))
     }
 }

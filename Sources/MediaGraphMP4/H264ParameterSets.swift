@@ -1,3 +1,5 @@
+import MediaGraphCore
+
 /// The fields of an H.264 sequence parameter set (ITU-T H.264 7.3.2.1) that muxing and
 /// timestamping need: size, chroma format, picture order count parameters and VUI timing.
 public struct H264SequenceParameterSet: Equatable, Sendable {
@@ -37,19 +39,24 @@ public struct H264SequenceParameterSet: Equatable, Sendable {
         return Rational(Int64(timeScale), 2 * Int64(numUnitsInTick))
     }
 
-    /// Parses a NAL unit (header byte included, emulation prevention still present).
+    /// Parses a NAL unit (header byte included, emulation prevention still present). Every
+    /// field is checked against the range ITU-T H.264 7.4.2.1.1 gives it, and the picture size
+    /// against `MediaLimits`; errors name the field.
     public init<C: Collection>(nal: C) throws where C.Element == UInt8 {
+        guard nal.count <= MediaLimits.maxParameterSetSize else {
+            throw H264SyntaxError("sequence parameter set of \(nal.count) bytes is above the limit of \(MediaLimits.maxParameterSetSize) (avcC stores 16-bit lengths)")
+        }
         var r = BitReader(NALUnits.rbsp(nal.dropFirst()))
         do {
             profileIDC = UInt8(try r.bits(8))
             try r.skip(8)
             levelIDC = UInt8(try r.bits(8))
-            id = try r.ue()
+            id = try r.ue("seq_parameter_set_id", max: 31)
             if [100, 110, 122, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(profileIDC) {
-                chromaFormatIDC = try r.ue()
+                chromaFormatIDC = try r.ue("chroma_format_idc", max: 3)
                 if chromaFormatIDC == 3 { separateColourPlane = try r.flag() }
-                bitDepthLuma = try r.ue() + 8
-                bitDepthChroma = try r.ue() + 8
+                bitDepthLuma = try r.ue("bit_depth_luma_minus8", max: 6) + 8
+                bitDepthChroma = try r.ue("bit_depth_chroma_minus8", max: 6) + 8
                 try r.skip(1) // qpprime_y_zero_transform_bypass_flag
                 if try r.flag() { // seq_scaling_matrix_present_flag
                     for i in 0..<(chromaFormatIDC == 3 ? 12 : 8) where try r.flag() {
@@ -57,27 +64,23 @@ public struct H264SequenceParameterSet: Equatable, Sendable {
                     }
                 }
             }
-            log2MaxFrameNum = try r.ue() + 4
-            picOrderCntType = try r.ue()
+            log2MaxFrameNum = try r.ue("log2_max_frame_num_minus4", max: 12) + 4
+            picOrderCntType = try r.ue("pic_order_cnt_type", max: 2)
             if picOrderCntType == 0 {
-                log2MaxPicOrderCntLsb = try r.ue() + 4
+                log2MaxPicOrderCntLsb = try r.ue("log2_max_pic_order_cnt_lsb_minus4", max: 12) + 4
             } else if picOrderCntType == 1 {
                 deltaPicOrderAlwaysZero = try r.flag()
                 offsetForNonRefPic = try r.se()
                 offsetForTopToBottomField = try r.se()
-                let n = try r.ue()
-                guard n <= 255 else { throw H264SyntaxError("num_ref_frames_in_pic_order_cnt_cycle \(n) > 255") }
+                let n = try r.ue("num_ref_frames_in_pic_order_cnt_cycle", max: 255)
                 for _ in 0..<n { offsetForRefFrame.append(try r.se()) }
-            } else if picOrderCntType != 2 {
-                throw H264SyntaxError("pic_order_cnt_type \(picOrderCntType) (expected 0, 1 or 2)")
             }
-            guard log2MaxFrameNum <= 16, log2MaxPicOrderCntLsb <= 16 else {
-                throw H264SyntaxError("log2_max_frame_num or log2_max_pic_order_cnt_lsb out of range")
-            }
-            maxNumRefFrames = try r.ue()
+            maxNumRefFrames = try r.ue("max_num_ref_frames", max: UInt32(MediaLimits.maxReorderDepth))
             try r.skip(1) // gaps_in_frame_num_value_allowed_flag
-            let widthMbs = Int(try r.ue()) + 1
-            let heightMapUnits = Int(try r.ue()) + 1
+            // The coded size in macroblocks: bounded first, so the products below stay small.
+            let maxMbs = UInt32(MediaLimits.maxDimension / 16)
+            let widthMbs = Int(try r.ue("pic_width_in_mbs_minus1", max: maxMbs - 1)) + 1
+            let heightMapUnits = Int(try r.ue("pic_height_in_map_units_minus1", max: maxMbs - 1)) + 1
             frameMbsOnly = try r.flag()
             if !frameMbsOnly { try r.skip(1) }
             try r.skip(1) // direct_8x8_inference_flag
@@ -89,12 +92,21 @@ public struct H264SequenceParameterSet: Equatable, Sendable {
                 let subH = chromaFormatIDC == 1 ? 2 : 1
                 let cropX = (chromaFormatIDC == 0 || separateColourPlane) ? 1 : subW
                 let cropY = ((chromaFormatIDC == 0 || separateColourPlane) ? 1 : subH) * (frameMbsOnly ? 1 : 2)
+                // Each offset < 2^32 and each factor ≤ 4: no overflow in 64 bits.
+                guard (l + rr) * cropX < width, (t + b) * cropY < height else {
+                    throw H264SyntaxError("frame cropping (left \(l), right \(rr), top \(t), bottom \(b)) leaves nothing of the \(width)x\(height) coded picture")
+                }
                 width -= (l + rr) * cropX
                 height -= (t + b) * cropY
+            }
+            if let problem = MediaLimits.frameSizeProblem(width: width, height: height) {
+                throw H264SyntaxError(problem)
             }
             if try r.flag() { try parseVUI(&r) }
         } catch is BitReader.EndOfData {
             throw H264SyntaxError("sequence parameter set ends early")
+        } catch let e as H264SyntaxError {
+            throw H264SyntaxError("sequence parameter set: \(e.description)")
         }
     }
 
@@ -127,14 +139,14 @@ public struct H264SequenceParameterSet: Equatable, Sendable {
         if try r.flag() { // bitstream_restriction_flag
             try r.skip(1)
             for _ in 0..<4 { _ = try r.ue() }
-            maxNumReorderFrames = try r.ue()
+            // At most MaxDpbFrames (16): the reorder buffer is sized by it.
+            maxNumReorderFrames = try r.ue("max_num_reorder_frames", max: UInt32(MediaLimits.maxReorderDepth))
             _ = try r.ue() // max_dec_frame_buffering
         }
     }
 
     private static func skipHRD(_ r: inout BitReader) throws {
-        let count = try r.ue() + 1
-        guard count <= 32 else { throw H264SyntaxError("cpb_cnt_minus1 out of range") }
+        let count = try r.ue("cpb_cnt_minus1", max: 31) + 1
         try r.skip(8)
         for _ in 0..<count { _ = try r.ue(); _ = try r.ue(); try r.skip(1) }
         try r.skip(20)
@@ -143,7 +155,7 @@ public struct H264SequenceParameterSet: Equatable, Sendable {
     private static func skipScalingList(_ r: inout BitReader, size: Int) throws {
         var last: Int32 = 8, next: Int32 = 8
         for _ in 0..<size where next != 0 {
-            next = (last + (try r.se()) + 256) % 256
+            next = (last + (try r.se("delta_scale", -128...127)) + 256) % 256
             last = next == 0 ? last : next
         }
     }
@@ -156,6 +168,9 @@ public struct H264PictureParameterSet: Equatable, Sendable {
     public var bottomFieldPicOrderInFramePresent: Bool
 
     public init<C: Collection>(nal: C) throws where C.Element == UInt8 {
+        guard nal.count <= MediaLimits.maxParameterSetSize else {
+            throw H264SyntaxError("picture parameter set of \(nal.count) bytes is above the limit of \(MediaLimits.maxParameterSetSize) (avcC stores 16-bit lengths)")
+        }
         var r = BitReader(NALUnits.rbsp(nal.dropFirst(), limit: 16))
         do {
             id = try r.ue()

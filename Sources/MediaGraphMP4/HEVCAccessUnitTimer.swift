@@ -17,12 +17,13 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
     private var sets = ParameterSetCollector(codec: .hevc)
     private var spsByID: [UInt32: HEVCSequenceParameterSet] = [:]
     private var ppsByID: [UInt32: HEVCPictureParameterSet] = [:]
-    private var order: PresentationOrder<AnnexBAccessUnit>?
+    private var order: PresentationOrder<PendingAccessUnit>?
     private var reorderDepth = 0
+    /// Bytes of the access units pushed and not yet popped.
+    private var pendingBytes = 0
     private var prevTid0Lsb: Int64 = 0
     private var prevTid0Msb: Int64 = 0
     private var first = true
-    private var keyFlags: [Bool] = []
 
     public init(frameRate: Rational? = nil, timescale: Int64? = nil, path: String = "hevc stream") {
         requestedRate = frameRate
@@ -36,8 +37,8 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
         var resets = false
         for r in au.nalUnits {
             let nal = au.data[r]
-            guard nal.count >= 2 else { continue }
-            let type = NALUnits.hevcType(nal.first!)
+            guard nal.count >= 2, let header = nal.first else { continue }
+            let type = NALUnits.hevcType(header)
             do {
                 switch type {
                 case 32: sets.add(Array(nal))
@@ -50,7 +51,7 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
                     ppsByID[pps.id] = pps
                     sets.add(Array(nal))
                 case 0...31 where poc == nil:
-                    (poc, isIRAP, resets) = try pictureOrderCount(nal, type: type)
+                    (poc, isIRAP, resets) = try pictureOrderCount(nal, type: type, offset: au.offset + Int64(r.lowerBound))
                 default: break
                 }
             } catch let e as H264SyntaxError {
@@ -61,23 +62,25 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
             throw ElementaryStreamError(path: path, offset: au.offset, message: "access unit has no coded slice")
         }
         configuration = sets.configuration.flatMap { if case .hevc(let c) = $0 { return c } else { return nil } }
-        keyFlags.append(isIRAP)
-        order!.push(au, poc: poc, startsSequence: resets)
+        try order?.checkRoom(for: au, pendingBytes: pendingBytes, frameDuration: frameDuration, path: path)
+        order?.push(PendingAccessUnit(unit: au, isKeyFrame: isIRAP), poc: poc, startsSequence: resets)
+        pendingBytes += au.data.count
     }
 
     public func finish() { order?.finish() }
 
     public func pop() -> TimedAccessUnit? {
-        guard let e = order?.pop(), let item = e.item else { return nil }
-        let key = keyFlags.isEmpty ? false : keyFlags.removeFirst()
-        return TimedAccessUnit(data: item.data, pts: Int64(e.presentationIndex!) * frameDuration,
+        guard let e = order?.pop(), let item = e.item, let position = e.presentationIndex else { return nil }
+        pendingBytes -= item.unit.data.count
+        // push checked that (pictures pushed) × frameDuration fits in 64 bits.
+        return TimedAccessUnit(data: item.unit.data, pts: Int64(position) * frameDuration,
                                dts: Int64(e.decodeIndex - reorderDepth) * frameDuration, duration: frameDuration,
-                               isKeyFrame: key, offset: item.offset)
+                               isKeyFrame: item.isKeyFrame, offset: item.unit.offset)
     }
 
     /// POC of the picture whose first slice segment is `nal`; whether it is IRAP and whether it
     /// starts a new coded video sequence.
-    private func pictureOrderCount(_ nal: ArraySlice<UInt8>, type: UInt8) throws -> (Int64, Bool, Bool) {
+    private func pictureOrderCount(_ nal: ArraySlice<UInt8>, type: UInt8, offset: Int64) throws -> (Int64, Bool, Bool) {
         let temporalID = Int(nal[nal.startIndex + 1] & 7) - 1
         var r = BitReader(NALUnits.rbsp(nal.dropFirst(2), limit: 32))
         do {
@@ -93,7 +96,7 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
                     throw H264SyntaxError("the stream has no VUI timing information: give a frame rate")
                 }
                 frameRate = rate
-                (timescale, frameDuration) = try FrameClock.ticks(rate: rate, timescale: requestedTimescale, path: path, offset: 0)
+                (timescale, frameDuration) = try FrameClock.ticks(rate: rate, timescale: requestedTimescale, path: path, offset: offset)
                 reorderDepth = Int(sps.maxNumReorderPics)
                 order = PresentationOrder(reorderDepth: reorderDepth)
                 width = sps.width
@@ -120,6 +123,10 @@ public final class HEVCAccessUnitTimer: AccessUnitTimer {
                 prevTid0Lsb = lsb
                 prevTid0Msb = msb
             }
+            // msb moves by at most 2^16 per picture: far from overflowing 64 bits.
+            guard Int64(Int32.min)...Int64(Int32.max) ~= msb + lsb else {
+                throw H264SyntaxError("picture order count \(msb + lsb) leaves the 32-bit range of ITU-T H.265 8.3.1")
+            }
             return (msb + lsb, isIRAP, noRaslOutput)
         } catch is BitReader.EndOfData {
             throw H264SyntaxError("slice segment header ends early")
@@ -134,5 +141,12 @@ extension TimedAnnexBReader where Timer == HEVCAccessUnitTimer {
     public convenience init(path: String, frameRate: Rational? = nil, timescale: Int64? = nil) throws {
         self.init(reader: try AnnexBReader(path: path, codec: .hevc),
                   timer: HEVCAccessUnitTimer(frameRate: frameRate, timescale: timescale, path: path))
+    }
+
+    /// An HEVC Annex B stream held in memory (`name` stands for the file in errors): the same
+    /// reader and timer as for files, the entry point for fuzzing.
+    public convenience init(bytes: [UInt8], name: String = "memory", frameRate: Rational? = nil, timescale: Int64? = nil) throws {
+        self.init(reader: try AnnexBReader(bytes: bytes, codec: .hevc, name: name),
+                  timer: HEVCAccessUnitTimer(frameRate: frameRate, timescale: timescale, path: name))
     }
 }

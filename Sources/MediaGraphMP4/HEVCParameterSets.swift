@@ -17,7 +17,13 @@ public struct HEVCSequenceParameterSet: Equatable, Sendable {
     public var log2MaxPicOrderCntLsb: UInt32 = 4
     public var maxNumReorderPics: UInt32 = 0
 
+    /// Parses a NAL unit (2-byte header included, emulation prevention still present). Fields
+    /// are checked against the ranges of ITU-T H.265 7.4.3.2.1 and the picture size against
+    /// `MediaLimits`; errors name the field.
     public init<C: Collection>(nal: C) throws where C.Element == UInt8 {
+        guard nal.count <= MediaLimits.maxParameterSetSize else {
+            throw H264SyntaxError("HEVC sequence parameter set of \(nal.count) bytes is above the limit of \(MediaLimits.maxParameterSetSize) (hvcC stores 16-bit lengths)")
+        }
         let rbsp = NALUnits.rbsp(nal.dropFirst(2))
         var r = BitReader(rbsp)
         do {
@@ -37,30 +43,40 @@ public struct HEVCSequenceParameterSet: Equatable, Sendable {
                 if profilePresent[i] { try r.skip(88) }
                 if levelPresent[i] { try r.skip(8) }
             }
-            id = try r.ue()
-            chromaFormatIDC = try r.ue()
+            id = try r.ue("sps_seq_parameter_set_id", max: 15)
+            chromaFormatIDC = try r.ue("chroma_format_idc", max: 3)
             if chromaFormatIDC == 3 { separateColourPlane = try r.flag() }
-            width = Int(try r.ue())
-            height = Int(try r.ue())
+            width = Int(try r.ue("pic_width_in_luma_samples", max: UInt32(MediaLimits.maxDimension)))
+            height = Int(try r.ue("pic_height_in_luma_samples", max: UInt32(MediaLimits.maxDimension)))
             if try r.flag() { // conformance_window_flag
                 let subW = (chromaFormatIDC == 1 || chromaFormatIDC == 2) ? 2 : 1
                 let subH = chromaFormatIDC == 1 ? 2 : 1
                 let l = Int(try r.ue()), rr = Int(try r.ue()), t = Int(try r.ue()), b = Int(try r.ue())
+                // Each offset < 2^32 and each factor ≤ 2: no overflow in 64 bits.
+                guard (l + rr) * subW < width, (t + b) * subH < height else {
+                    throw H264SyntaxError("conformance window (left \(l), right \(rr), top \(t), bottom \(b)) leaves nothing of the \(width)x\(height) coded picture")
+                }
                 width -= (l + rr) * subW
                 height -= (t + b) * subH
             }
-            bitDepthLuma = try r.ue() + 8
-            bitDepthChroma = try r.ue() + 8
-            log2MaxPicOrderCntLsb = try r.ue() + 4
-            guard log2MaxPicOrderCntLsb <= 16 else { throw H264SyntaxError("log2_max_pic_order_cnt_lsb out of range") }
+            if let problem = MediaLimits.frameSizeProblem(width: width, height: height) {
+                throw H264SyntaxError(problem)
+            }
+            bitDepthLuma = try r.ue("bit_depth_luma_minus8", max: 8) + 8
+            bitDepthChroma = try r.ue("bit_depth_chroma_minus8", max: 8) + 8
+            log2MaxPicOrderCntLsb = try r.ue("log2_max_pic_order_cnt_lsb_minus4", max: 12) + 4
             let allLayers = try r.flag()
+            let maxDepth = UInt32(MediaLimits.maxReorderDepth)
             for _ in (allLayers ? 0 : maxSubLayers - 1)..<maxSubLayers {
-                _ = try r.ue()
-                maxNumReorderPics = try r.ue()
+                _ = try r.ue("sps_max_dec_pic_buffering_minus1", max: maxDepth - 1)
+                // The reorder buffer is sized by it: at most MaxDpbSize − 1 (16 here).
+                maxNumReorderPics = try r.ue("sps_max_num_reorder_pics", max: maxDepth)
                 _ = try r.ue()
             }
         } catch is BitReader.EndOfData {
             throw H264SyntaxError("HEVC sequence parameter set ends early")
+        } catch let e as H264SyntaxError {
+            throw H264SyntaxError("HEVC sequence parameter set: \(e.description)")
         }
         // The VUI timing sits behind many fields; it is optional, so a failure here only means
         // the stream's frame rate is unknown.
@@ -155,6 +171,9 @@ public struct HEVCPictureParameterSet: Equatable, Sendable {
     public var numExtraSliceHeaderBits: Int
 
     public init<C: Collection>(nal: C) throws where C.Element == UInt8 {
+        guard nal.count <= MediaLimits.maxParameterSetSize else {
+            throw H264SyntaxError("HEVC picture parameter set of \(nal.count) bytes is above the limit of \(MediaLimits.maxParameterSetSize) (hvcC stores 16-bit lengths)")
+        }
         var r = BitReader(NALUnits.rbsp(nal.dropFirst(2), limit: 16))
         do {
             id = try r.ue()

@@ -29,6 +29,22 @@ public final class IVFReader {
     public init(path: String) throws {
         self.path = path
         file = try InputFile(path: path, capacity: 1 << 20)
+        (codec, width, height, timeBase, declaredFrameCount, position) = try IVFReader.readHeader(file, path)
+        configuration = VPXConfiguration(codec: codec)
+    }
+
+    /// Reads an IVF file held in memory; `name` stands for the file in error messages. (The same
+    /// parser as for files: the entry point for fuzzing.)
+    public init(bytes: [UInt8], name: String = "memory") throws {
+        path = name
+        file = InputFile(bytes: bytes, name: name, capacity: 1 << 20)
+        (codec, width, height, timeBase, declaredFrameCount, position) = try IVFReader.readHeader(file, name)
+        configuration = VPXConfiguration(codec: codec)
+    }
+
+    /// The 32-byte file header: codec, size, time base, frame count, and where frames start.
+    private static func readHeader(_ file: InputFile, _ path: String) throws
+        -> (Codec, Int, Int, Rational, Int, Int) {
         guard let h = try file.ensure(32, from: 0) else {
             throw ElementaryStreamError(path: path, offset: 0, message: "file is shorter than the 32-byte IVF header")
         }
@@ -38,25 +54,30 @@ public final class IVFReader {
         }
         let headerSize = Int(IVFReader.le16(p + 6))
         let fourcc = String(decoding: UnsafeBufferPointer(start: p + 8, count: 4), as: UTF8.self)
+        let codec: Codec
         switch fourcc {
         case "VP80": codec = .vp8
         case "VP90": codec = .vp9
         default:
             throw ElementaryStreamError(path: path, offset: 8, message: "expected codec VP80 or VP90, found \"\(fourcc)\"")
         }
-        width = Int(IVFReader.le16(p + 12))
-        height = Int(IVFReader.le16(p + 14))
-        let rate = Int64(IVFReader.le32(p + 16)), scale = Int64(IVFReader.le32(p + 20))
-        guard rate > 0, scale > 0 else {
-            throw ElementaryStreamError(path: path, offset: 16, message: "time base \(scale)/\(rate) is not positive")
+        let width = Int(IVFReader.le16(p + 12)), height = Int(IVFReader.le16(p + 14))
+        if let problem = MediaLimits.frameSizeProblem(width: width, height: height) {
+            throw ElementaryStreamError(path: path, offset: 12, message: problem)
         }
-        timeBase = Rational(scale, rate)
-        declaredFrameCount = Int(IVFReader.le32(p + 24))
+        let rate = Int64(IVFReader.le32(p + 16)), scale = Int64(IVFReader.le32(p + 20))
+        if let problem = MediaLimits.rateProblem("time base", num: scale, den: rate) {
+            throw ElementaryStreamError(path: path, offset: 16, message: problem)
+        }
+        let frames = Int(IVFReader.le32(p + 24))
         guard headerSize >= 32 else {
             throw ElementaryStreamError(path: path, offset: 6, message: "header size \(headerSize) is below 32")
         }
-        position = h + headerSize
-        configuration = VPXConfiguration(codec: codec)
+        // A longer header (≤ 64 KiB) is skipped whole, so frames start right after it.
+        guard let start = try file.ensure(headerSize, from: 0) else {
+            throw ElementaryStreamError(path: path, offset: 6, message: "header size \(headerSize) is beyond the end of the file")
+        }
+        return (codec, width, height, Rational(scale, rate), frames, start + headerSize)
     }
 
     /// The next frame, or nil at the end of the file.
@@ -73,12 +94,13 @@ public final class IVFReader {
         let offset = file.bufferOffset + Int64(h)
         let size = Int(IVFReader.le32(file.buffer + h))
         let pts = Int64(bitPattern: UInt64(IVFReader.le32(file.buffer + h + 4)) | UInt64(IVFReader.le32(file.buffer + h + 8)) << 32)
-        guard size > 0, size <= 64 << 20 else {
-            throw ElementaryStreamError(path: path, offset: offset, message: "frame size \(size) is not in 1…\(64 << 20)")
+        guard size > 0, size <= MediaLimits.maxIVFFrameSize else {
+            throw ElementaryStreamError(path: path, offset: offset, message: "frame size \(size) is not in 1…\(MediaLimits.maxIVFFrameSize)")
         }
         guard let s = try file.ensure(12 + size, from: position) else {
+            // ensure moved the frame header to the start of the buffer.
             throw ElementaryStreamError(path: path, offset: offset,
-                                        message: "file ends inside a frame: header says \(size) bytes, \(file.count - position - 12) left")
+                                        message: "file ends inside a frame: header says \(size) bytes, \(file.count - 12) left")
         }
         let data = Array(UnsafeBufferPointer(start: file.buffer + s + 12, count: size))
         position = s + 12 + size

@@ -3,10 +3,15 @@ import Glibc
 #endif
 
 /// A file read sequentially into a sliding window: bytes before `consumed` may be dropped, so
-/// memory stays at the window size however large the file is.
+/// memory stays at the window size however large the file is. The bytes may also come from
+/// memory (`init(bytes:name:)`), so the readers built on it parse a buffer with the same code
+/// (fuzzing, tests).
 final class InputFile {
     let path: String
+    /// The open file, or -1 when the bytes come from `memory`.
     private var fd: Int32
+    private let memory: [UInt8]
+    private var memoryPosition = 0
     private(set) var buffer: UnsafeMutablePointer<UInt8>
     private(set) var capacity: Int
     /// Valid bytes in the buffer.
@@ -21,13 +26,34 @@ final class InputFile {
         if fd < 0 {
             throw ElementaryStreamError(path: path, offset: 0, message: "cannot open: \(String(cString: strerror(errno)))")
         }
+        memory = []
+        self.capacity = capacity
+        buffer = .allocate(capacity: capacity)
+    }
+
+    /// Reads `bytes` as if they were a file called `name`.
+    init(bytes: [UInt8], name: String, capacity: Int = 4 << 20) {
+        path = name
+        fd = -1
+        memory = bytes
         self.capacity = capacity
         buffer = .allocate(capacity: capacity)
     }
 
     deinit {
-        Glibc.close(fd)
+        if fd >= 0 { Glibc.close(fd) }
         buffer.deallocate()
+    }
+
+    /// read(2) from the file or a copy from memory: bytes placed at `into`, 0 at the end.
+    private func readSome(into: UnsafeMutablePointer<UInt8>, count: Int) -> Int {
+        if fd >= 0 { return read(fd, into, count) }
+        let n = min(count, memory.count - memoryPosition)
+        if n > 0 {
+            memory.withUnsafeBufferPointer { into.update(from: $0.baseAddress! + memoryPosition, count: n) }
+            memoryPosition += n
+        }
+        return n
     }
 
     /// Drops the bytes before `keepFrom` (a buffer index: it becomes 0) and reads more;
@@ -49,7 +75,7 @@ final class InputFile {
             capacity *= 2
         }
         while true {
-            let r = read(fd, buffer + count, capacity - count)
+            let r = readSome(into: buffer + count, count: capacity - count)
             if r < 0 {
                 if errno == EINTR { continue }
                 throw ElementaryStreamError(path: path, offset: bufferOffset + Int64(count),

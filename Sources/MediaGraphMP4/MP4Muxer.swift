@@ -144,7 +144,8 @@ public final class MP4Muxer {
             throw fail(.invalidSample(track: t.description.name, sample: t.received,
                                       reason: "duration \(sample.duration) is not in 0…\(min(limit, Int64(UInt32.max)))"))
         }
-        if abs(sample.pts) > limit || abs(sample.dts) > limit {
+        // magnitude, not abs: abs(Int64.min) traps.
+        if sample.pts.magnitude > limit.magnitude || sample.dts.magnitude > limit.magnitude {
             throw fail(.invalidSample(track: t.description.name, sample: t.received,
                                       reason: "pts \(sample.pts) / dts \(sample.dts) beyond ±\(limit) ticks (2^24 s)"))
         }

@@ -27,7 +27,7 @@ struct ParameterSetCollector {
         } else {
             switch NALUnits.hevcType(h) {
             case 32:
-                guard nal.count > 2 else { return true }
+                guard nal.count > 2, nal.count <= MediaLimits.maxParameterSetSize else { return true }
                 vps[UInt32(nal[2] >> 4)] = nal
             case 33:
                 guard let s = try? HEVCSequenceParameterSet(nal: nal) else { return true }

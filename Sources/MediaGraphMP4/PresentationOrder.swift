@@ -1,7 +1,12 @@
+import MediaGraphCore
+
 /// Assigns presentation positions to pictures that arrive in decode order, from their picture
 /// order counts, the way a decoder's picture buffer outputs them: once more than `reorderDepth`
 /// pictures wait, the one with the smallest POC is next in presentation order; a new coded video
 /// sequence (IDR) first outputs everything still waiting.
+///
+/// Cost is linear in the number of pictures: the depth is at most `MediaLimits.maxReorderDepth`
+/// (the parameter-set parsers reject more), so each picture is compared with at most 16 others.
 struct PresentationOrder<Item> {
     struct Entry {
         var item: Item?
@@ -17,7 +22,16 @@ struct PresentationOrder<Item> {
     private var nextPresentation = 0
     private var decoded = 0
 
-    init(reorderDepth: Int) { self.reorderDepth = reorderDepth }
+    init(reorderDepth: Int) {
+        self.reorderDepth = min(max(reorderDepth, 0), MediaLimits.maxReorderDepth)
+    }
+
+    /// Pictures pushed and not yet popped (they hold their data).
+    var pendingCount: Int { entries.count - head }
+    /// Pictures pushed so far.
+    var pushedCount: Int { decoded }
+    /// The oldest picture not yet popped.
+    var oldestPending: Item? { head < entries.count ? entries[head].item : nil }
 
     mutating func push(_ item: Item, poc: Int64, startsSequence: Bool) {
         if startsSequence { outputAll() }
@@ -54,5 +68,32 @@ struct PresentationOrder<Item> {
         entries[waiting[best].slot].presentationIndex = nextPresentation
         nextPresentation += 1
         waiting.remove(at: best)
+    }
+}
+
+/// An access unit waiting in `PresentationOrder`, with what its timer learnt about it.
+struct PendingAccessUnit {
+    var unit: AnnexBAccessUnit
+    var isKeyFrame: Bool
+}
+
+extension PresentationOrder where Item == PendingAccessUnit {
+    /// Checks, before `unit` is pushed, that pictures waiting for their presentation position
+    /// stay within `MediaLimits` (`pendingBytes`: the size of those not yet
+    /// popped) and that timestamps up to the next one fit in 64 bits.
+    func checkRoom(for unit: AnnexBAccessUnit, pendingBytes: Int, frameDuration: Int64, path: String) throws {
+        if pendingCount >= MediaLimits.maxPicturesAwaitingOutput || pendingBytes + unit.data.count > MediaLimits.maxBytesAwaitingOutput,
+           let oldest = oldestPending {
+            throw ElementaryStreamError(
+                path: path, offset: oldest.unit.offset,
+                message: "this picture still waits for its presentation position after \(pendingCount) access units "
+                    + "(\(pendingBytes) bytes) read behind it, above the limit of \(MediaLimits.maxPicturesAwaitingOutput) "
+                    + "units or \(MediaLimits.maxBytesAwaitingOutput) bytes: its picture order count does not fit a reorder depth of \(reorderDepth)")
+        }
+        // pts ≤ (pictures pushed) × frame duration and dts ≥ −(reorder depth) × frame duration.
+        if Int64(pushedCount + 1 + reorderDepth).multipliedReportingOverflow(by: frameDuration).overflow {
+            throw ElementaryStreamError(path: path, offset: unit.offset,
+                                        message: "timestamp of access unit \(pushedCount) overflows 64 bits (frame duration \(frameDuration) ticks)")
+        }
     }
 }

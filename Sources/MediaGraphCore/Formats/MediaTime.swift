@@ -14,14 +14,36 @@ public struct MediaTime: Hashable, Sendable, Comparable, CustomStringConvertible
     public var seconds: Double { Double(value) / Double(timescale) }
 
     /// The same instant in another timescale, rounded to the nearest tick (exact when it divides).
+    /// A value too large for the new timescale saturates at Int64.min/max; use
+    /// `convertedReportingOverflow(to:)` where that must be an error.
     public func converted(to newScale: Int64) -> MediaTime {
         if newScale == timescale { return self }
-        let (hi, lo) = value.multipliedFullWidth(by: newScale)
-        let (q, r) = timescale.dividingFullWidth((hi, lo))
-        // round half away from zero
-        var v = q
-        if 2 * Swift.abs(r) >= timescale { v += (r < 0 ? -1 : 1) }
-        return MediaTime(value: v, timescale: newScale)
+        let v = MediaTime.rescale(value, timeBase: Rational(1, timescale), to: newScale)
+        return MediaTime(value: v ?? (value < 0 ? .min : .max), timescale: newScale)
+    }
+
+    /// The same instant in another timescale, rounded to the nearest tick; nil when it does not
+    /// fit in 64 bits there.
+    public func convertedReportingOverflow(to newScale: Int64) -> MediaTime? {
+        if newScale == timescale { return self }
+        return MediaTime.rescale(value, timeBase: Rational(1, timescale), to: newScale)
+            .map { MediaTime(value: $0, timescale: newScale) }
+    }
+
+    /// `ticks` counted in `timeBase` (seconds per tick) as ticks of `timescale` per second:
+    /// ticks × timeBase × timescale, rounded to the nearest tick (halves away from zero), with a
+    /// 128-bit intermediate; nil when the result does not fit in Int64 (a timestamp taken from a
+    /// file can be anything). `timeBase.den` and `timescale` must be positive.
+    public static func rescale(_ ticks: Int64, timeBase: Rational, to timescale: Int64) -> Int64? {
+        guard timeBase.den > 0, timescale > 0 else { return nil }
+        // |ticks × num| < 2^126 always fits; the second product may not.
+        let (p, overflow) = (Int128(ticks) * Int128(timeBase.num)).multipliedReportingOverflow(by: Int128(timescale))
+        if overflow { return nil }
+        let d = Int128(timeBase.den)
+        var q = p / d
+        let r = p % d
+        if 2 * r.magnitude >= d.magnitude { q += r < 0 ? -1 : 1 }
+        return Int64(exactly: q)
     }
 
     public static func < (a: MediaTime, b: MediaTime) -> Bool {

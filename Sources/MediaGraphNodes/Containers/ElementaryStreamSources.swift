@@ -52,12 +52,17 @@ public final class IVFSource: SourceNode, RegisteredNode {
 
     let reader: IVFReader
     let format: EncodedVideoFormat
-    var last: (pts: Int64, data: [UInt8], key: Bool)?
+    /// Ticks of the time base per frame at the nominal rate: the last frame's duration.
+    let nominal: Int64
+    var last: (pts: Int64, data: [UInt8], key: Bool, offset: Int64)?
 
     public init(setup: NodeSetup) throws {
         reader = try IVFReader(path: setup.params.path("path")!)
         let rate = setup.params.rational("rate") ?? reader.timeBase.inverse
         format = EncodedVideoFormat(codec: reader.codec, width: reader.width, height: reader.height, frameRate: rate, timeBase: reader.timeBase)
+        // In floating point and clamped: a rate param of any size gives a 32-bit duration.
+        let ticks = (1 / rate.doubleValue / reader.timeBase.doubleValue).rounded()
+        nominal = ticks.isFinite ? Int64(min(max(ticks, 1), Double(UInt32.max))) : 1
     }
 
     public var expectedCount: Int? { reader.declaredFrameCount > 0 ? reader.declaredFrameCount : nil }
@@ -67,15 +72,22 @@ public final class IVFSource: SourceNode, RegisteredNode {
         // a frame's duration is known once the next frame's pts is: hold one back
         let next = try reader.next()
         if let l = last {
-            let nominal = max(1, Int64((format.frameRate.inverse.doubleValue / format.timeBase.doubleValue).rounded()))
-            let duration = next.map { $0.pts - l.pts } ?? nominal
+            var duration = nominal
+            if let n = next {
+                // pts are any 64-bit values in the file: their difference may not fit.
+                let (d, overflow) = n.pts.subtractingReportingOverflow(l.pts)
+                if overflow {
+                    throw NodeFailure("'\(reader.path)': byte \(n.offset): frame pts \(n.pts) after pts \(l.pts) (byte \(l.offset)): the difference does not fit 64 bits")
+                }
+                duration = d
+            }
             let b = SampleBuffer(bytes: l.data, format: .encodedVideo(format), pts: l.pts, duration: max(1, duration),
                                  timeBase: format.timeBase, flags: l.key ? .keyFrame : [])
             b.codecConfiguration = .vpx(reader.configuration)
             try output.send(consume b)
         }
         guard let n = next else { return false }
-        last = (n.pts, n.data, n.isKeyFrame)
+        last = (n.pts, n.data, n.isKeyFrame, n.offset)
         return true
     }
 }

@@ -28,6 +28,8 @@ public final class MP4Sink: RegisteredNode {
     /// Last dts seen per input (seconds), to read inputs in decode order.
     var lastDTS: [Double] = []
     var ended: [Bool] = []
+    /// Packets received per input (for error messages).
+    var packets: [Int] = []
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
@@ -44,6 +46,7 @@ public final class MP4Sink: RegisteredNode {
         names = inputs.map(\.port)
         lastDTS = Array(repeating: -.infinity, count: inputs.count)
         ended = Array(repeating: false, count: inputs.count)
+        packets = Array(repeating: 0, count: inputs.count)
         return []
     }
 
@@ -70,8 +73,21 @@ public final class MP4Sink: RegisteredNode {
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         guard let muxer else { return }
         let tb = buffer.timeBase, ts = timescales[input]
-        func ticks(_ v: Int64) -> Int64 { MediaTime(value: v * tb.num, timescale: tb.den).converted(to: ts).value }
-        let sample = MP4Sample(data: buffer.bytes, pts: ticks(buffer.pts), dts: ticks(buffer.dts), duration: ticks(buffer.duration),
+        let number = packets[input]
+        packets[input] += 1
+        // Timestamps come from files (an IVF pts is any 64-bit value): rescale with a 128-bit
+        // intermediate and refuse what does not fit, instead of overflowing.
+        func ticks(_ v: Int64, _ what: String) throws -> Int64 {
+            guard v != SampleBuffer.noTime else {
+                throw NodeFailure("input '\(names[input])': packet \(number) has no \(what)")
+            }
+            guard let t = MediaTime.rescale(v, timeBase: tb, to: ts) else {
+                throw NodeFailure("input '\(names[input])': packet \(number): \(what) \(v) in time base \(tb) does not fit 64 bits in the track timescale \(ts)")
+            }
+            return t
+        }
+        let sample = MP4Sample(data: buffer.bytes, pts: try ticks(buffer.pts, "pts"), dts: try ticks(buffer.dts, "dts"),
+                               duration: try ticks(buffer.duration, "duration"),
                                isSync: buffer.flags.contains(.keyFrame), configuration: buffer.codecConfiguration)
         lastDTS[input] = Double(buffer.dts) * tb.doubleValue
         do { try muxer.append(sample, to: tracks[input]) } catch { throw NodeFailure("input '\(names[input])': \(error)") }

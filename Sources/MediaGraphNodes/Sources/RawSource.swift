@@ -9,8 +9,8 @@ public final class RawSource: SourceNode, RegisteredNode {
         outputs: [PortSpec("out", .anyVideo, doc: "raw video")],
         params: [
             .path("path", required: true, doc: "input file, or \"-\" for standard input"),
-            .int("width", 1...32768, required: true, doc: "frame width"),
-            .int("height", 1...32768, required: true, doc: "frame height"),
+            .int("width", 1...MediaLimits.maxDimension, required: true, doc: "frame width"),
+            .int("height", 1...MediaLimits.maxDimension, required: true, doc: "frame height (width × height at most 2^26 pixels)"),
             .choice("format", PixelFormat.allCases.map(\.rawValue), default: "yuv420p", doc: "pixel format"),
             .rational("rate", default: "25/1", doc: "frame rate"),
             .choice("range", ["limited", "full"], doc: "YUV range (default: limited for YUV, full for RGB)"),
@@ -23,9 +23,17 @@ public final class RawSource: SourceNode, RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        let pf = PixelFormat(rawValue: p.string("format", default: "yuv420p"))!
-        format = VideoFormat(pixelFormat: pf, width: p.int("width")!, height: p.int("height")!,
-                             frameRate: p.rational("rate") ?? Rational(25, 1),
+        let pf = PixelFormat(rawValue: p.string("format", default: "yuv420p")) ?? .yuv420p
+        let width = p.int("width") ?? 0, height = p.int("height") ?? 0
+        // The params' ranges bound each side; the area needs a check of its own.
+        if let problem = MediaLimits.frameSizeProblem(width: width, height: height) {
+            throw NodeFailure("params 'width' and 'height': \(problem)")
+        }
+        let rate = p.rational("rate") ?? Rational(25, 1)
+        if let problem = MediaLimits.rateProblem("frame rate", num: rate.num, den: rate.den) {
+            throw NodeFailure("param 'rate': \(problem)")
+        }
+        format = VideoFormat(pixelFormat: pf, width: width, height: height, frameRate: rate,
                              range: p.string("range").flatMap(ColorRange.init(rawValue:)))
         frameBytes = pf.packedFrameSize(width: format.width, height: format.height)
         file = try InputFile(path: p.path("path")!)
