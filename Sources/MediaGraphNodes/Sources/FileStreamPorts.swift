@@ -40,6 +40,9 @@ public struct FileStreamPorts: Sendable {
         self.unoffered = unoffered
     }
 
+    /// Channels of a decodable audio stream (libavcodec's formats go to 64; 22.2 sound has 24).
+    static let maxChannels = 64
+
     static func reasonNotOffered(_ s: StreamInfo) -> String? {
         switch s.kind {
         case .video:
@@ -50,8 +53,15 @@ public struct FileStreamPorts: Sendable {
             return "\(s.kind.rawValue) streams are listed, not offered as ports"
         }
         if s.codec.rawValue == "none" { return "its codec is unknown to libavcodec" }
-        if s.kind == .video && (s.width <= 0 || s.height <= 0) { return "its picture size is unknown" }
-        if s.kind == .audio && (s.sampleRate <= 0 || s.channels <= 0) { return "its sample rate or channel count is unknown" }
+        if s.kind == .video {
+            if s.width <= 0 || s.height <= 0 { return "its picture size is unknown" }
+            if let problem = MediaLimits.frameSizeProblem(width: s.width, height: s.height) { return problem }
+        }
+        if s.kind == .audio {
+            if s.sampleRate <= 0 || s.channels <= 0 { return "its sample rate or channel count is unknown" }
+            if s.sampleRate > MediaLimits.maxSampleRate { return "sample rate \(s.sampleRate) is above the limit of \(MediaLimits.maxSampleRate)" }
+            if s.channels > FileStreamPorts.maxChannels { return "\(s.channels) channels are above the limit of \(FileStreamPorts.maxChannels)" }
+        }
         return nil
     }
 
@@ -83,8 +93,14 @@ public struct FileStreamPorts: Sendable {
 
     /// "it has: video (stream 0: h264 320x240), audio (stream 1: aac 48000Hz 2ch, eng)".
     public var listing: String {
-        if ports.isEmpty { return "it has no video or audio stream" }
-        return "it has: " + ports.map { "\($0.name) (stream \($0.streamIndex): \(describe(streams[$0.streamIndex])))" }.joined(separator: ", ")
+        var text = ports.isEmpty ? "it has no video or audio stream with a port"
+            : "it has: " + ports.map { "\($0.name) (stream \($0.streamIndex): \(describe(streams[$0.streamIndex])))" }.joined(separator: ", ")
+        // video and audio without a port say why, since a user expects them
+        let refused = streams.filter { ($0.kind == .video || $0.kind == .audio) && unoffered[$0.index] != nil }
+        if !refused.isEmpty {
+            text += "; without a port: " + refused.map { "stream \($0.index) (\(describe($0))): \(unoffered[$0.index]!)" }.joined(separator: ", ")
+        }
+        return text
     }
 
     func describe(_ s: StreamInfo) -> String {
