@@ -316,6 +316,35 @@ import Testing
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
     }
 
+    /// Files with bytes overwritten at random places (a fixed seed per file): every run ends with
+    /// a message and status 0, 1 or 2 — no crash, no hang — whatever libavformat makes of them.
+    @Test(arguments: ["mp4", "mkv", "ts", "flv", "ogg"])
+    func damagedFilesNeverCrashOrHang(_ ext: String) throws {
+        let dir = CLI.tempDir()
+        let audio = ext == "ogg" ? ["-vn", "-c:a", "libopus"] : ["-c:v", "libx264", "-c:a", "aac"]
+        try Self.ffmpeg(Self.av + ["-t", "1", "-shortest"] + audio + [dir + "/whole." + ext])
+        let whole = [UInt8](try Data(contentsOf: URL(fileURLWithPath: dir + "/whole." + ext)))
+        var seed: UInt64 = 0x9E3779B97F4A7C15 &* UInt64(ext.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xFFFF)
+        func next() -> Int { seed = seed &* 6364136223846793005 &+ 1442695040888963407; return Int(seed >> 33) }
+        for variant in 0..<6 {
+            var bytes = whole
+            // damage past the first 64 bytes, so most variants still open and fail while running
+            for _ in 0..<(4 + variant * 8) { bytes[64 + next() % (bytes.count - 64)] = UInt8(truncatingIfNeeded: next()) }
+            if variant == 5 { bytes = Array(bytes.prefix(bytes.count / 3)) }
+            try Data(bytes).write(to: URL(fileURLWithPath: dir + "/in." + ext))
+            for policy in ["stop", "skip"] {
+                let g = CLI.writeGraph("""
+                { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.\(ext)", "errors": "\(policy)" } },
+                             "a": { "type": "nullsink" } },
+                  "chains": [["in.stream0", "a"]] }
+                """, in: dir)
+                let r = try CLI.run("timeout", ["60", CLI.binary, "run", "--quiet", g], cwd: CLI.root)
+                #expect([0, 1, 2].contains(r.status), "\(ext) variant \(variant) errors=\(policy): status \(r.status) \(r.stderr)")
+                if r.status != 0 { #expect(r.stderr.contains("error: "), "\(r.stderr)") }
+            }
+        }
+    }
+
     @Test func truncatedMatroskaNamesWhereItEnds() throws {
         let dir = CLI.tempDir()
         try Self.ffmpeg(Self.av + ["-t", "2", "-c:v", "libx264", "-c:a", "aac", "-shortest", dir + "/whole.mkv"])

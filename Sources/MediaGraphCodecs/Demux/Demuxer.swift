@@ -74,7 +74,11 @@ public final class Demuxer {
         _ = LibraryLog.take(for: UnsafeMutableRawPointer(ctx))
         var infos: [StreamInfo] = []
         for i in 0..<Int(ctx.pointee.nb_streams) {
-            guard let st = ctx.pointee.streams[i] else { continue }
+            // streams[i] describes container index i (callers index `streams` by it)
+            guard let st = ctx.pointee.streams[i], st.pointee.codecpar != nil else {
+                avformat_close_input(&self.ctx)
+                throw DemuxError(.notMedia, "cannot read the streams of '\(path)': stream \(i) has no description")
+            }
             infos.append(LibavStreamMapping.info(st, in: ctx))
         }
         streams = infos
@@ -83,7 +87,8 @@ public final class Demuxer {
             formatName: String(cString: iformat.name),
             formatLongName: iformat.long_name.map { String(cString: $0) } ?? "",
             duration: ctx.pointee.duration == Int64.min || ctx.pointee.duration < 0 ? nil : ctx.pointee.duration,
-            startTime: ctx.pointee.start_time == Int64.min ? nil : ctx.pointee.start_time,
+            // a start beyond ±2^50 µs (35 years) is a broken header: times are read from zero
+            startTime: ctx.pointee.start_time == Int64.min || Swift.abs(ctx.pointee.start_time) > 1 << 50 ? nil : ctx.pointee.start_time,
             bitRate: max(0, ctx.pointee.bit_rate),
             tags: LibavStreamMapping.dictionary(ctx.pointee.metadata),
             allowsDiscontinuities: iformat.flags & AVFMT_TS_DISCONT != 0,

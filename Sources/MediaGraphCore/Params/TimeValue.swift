@@ -90,7 +90,11 @@ public enum TimeValue: Hashable, Sendable, CustomStringConvertible {
     /// always.
     public static func clock(_ r: Rational) -> String {
         let negative = r.num < 0
-        let ms = (Swift.abs(r.num) * 1000 + r.den / 2) / r.den
+        // through Double: exact to the millisecond for any time a message shows (2^53 ms is
+        // 285,000 years), and no overflow for a hostile timestamp
+        let seconds = Swift.abs(Double(r.num) / Double(r.den))
+        guard seconds < 9e12 else { return (negative ? "-" : "") + "\(seconds) s" }
+        let ms = Int64((seconds * 1000).rounded())
         let h = ms / 3_600_000, m = ms / 60_000 % 60, s = ms / 1000 % 60, f = ms % 1000
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let frac = f < 10 ? "00\(f)" : f < 100 ? "0\(f)" : "\(f)"

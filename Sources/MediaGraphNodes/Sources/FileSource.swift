@@ -170,6 +170,19 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     func deliver(_ p: DemuxedPacket, on s: FileStreamState, output: NodeOutput) throws {
         let info = s.description.info
         let inTB = info.timeBase, outTB = s.description.timeBase
+        // Timestamps beyond ±2^60 ticks are broken: refusing them keeps every sum below from
+        // overflowing (and no real file comes near: 2^60 ticks of 1/90000 s are 400,000 years).
+        let limit = Int64(1) << 60
+        func outOfRange(_ values: [Int64]) -> Bool {
+            values.contains { $0 != DemuxedPacket.noTime && ($0 == Int64.min || Swift.abs($0) > limit) }
+        }
+        func refuse() throws {
+            if !skipErrors {
+                throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) after \(s.reachedClock): timestamp pts \(p.pts) dts \(p.dts) duration \(p.duration) is out of range (±2^60 ticks of \(inTB))")
+            }
+            s.skipped += 1
+        }
+        if outOfRange([p.pts, p.dts, p.duration]) { return try refuse() }
         var pts = p.pts == DemuxedPacket.noTime ? p.pts : p.pts - s.offset
         var dts = p.dts == DemuxedPacket.noTime ? p.dts : p.dts - s.offset
         var duration = p.duration
@@ -195,6 +208,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             // the container's duration when it gives one (as ffmpeg's copy keeps it), else the samples
             duration = p.duration > 0 || samples == 0 ? Demuxer.rescale(max(0, duration), from: inTB, to: outTB) : samples
         }
+        duration = min(max(0, duration), limit)
+        if outOfRange([pts, dts]) { return try refuse() }
         if p.bytes.count > MediaLimits.maxAccessUnitSize {
             throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) at \(clock(pts, outTB)): a packet of \(p.bytes.count) bytes is above the limit of \(MediaLimits.maxAccessUnitSize)")
         }
@@ -289,7 +304,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     }
 
     func logged(_ messages: [String]) -> String { messages.isEmpty ? "" : " (" + messages.joined(separator: "; ") + ")" }
-    func clock(_ ticks: Int64, _ tb: Rational) -> String { TimeValue.clock(Rational(ticks * tb.num, tb.den)) }
+    func clock(_ ticks: Int64, _ tb: Rational) -> String { FileStreamState.clock(ticks, tb) }
 }
 
 /// What the source tracks for one output port while reading.
@@ -339,12 +354,16 @@ final class FileStreamState {
         }
         // in microseconds first, truncated, as ffmpeg computes it
         let rate = info.frameRate.doubleValue
-        let delayMicros = info.kind == .video && rate > 0 ? Int64(Double(info.videoDelay) * 1e6 / rate) : 0
+        let delay = Double(min(max(0, info.videoDelay), MediaLimits.maxReorderDepth))
+        let delayMicros = info.kind == .video && rate > 0 ? Int64(min(delay * 1e6 / rate, 1e15)) : 0
         initialDelay = Demuxer.rescale(delayMicros, from: Rational(1, 1_000_000), to: tb)
     }
 
-    var reachedClock: String {
-        let tb = description.timeBase
-        return TimeValue.clock(Rational((reached ?? 0) * tb.num, tb.den))
+    var reachedClock: String { FileStreamState.clock(reached ?? 0, description.timeBase) }
+
+    /// Ticks of `tb` as a clock time for messages (through Double: no overflow).
+    static func clock(_ ticks: Int64, _ tb: Rational) -> String {
+        let ms = Double(ticks) * Double(tb.num) / Double(tb.den) * 1000
+        return TimeValue.clock(Rational(Int64(max(-9e15, min(9e15, ms.rounded()))), 1000))
     }
 }

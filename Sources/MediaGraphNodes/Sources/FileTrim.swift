@@ -20,7 +20,8 @@ struct FileTrim {
         func micros(_ t: TimeValue, param: String) throws -> Int64 {
             switch t {
             case .seconds(let r):
-                return (r.num * 1_000_000 + r.den / 2) / r.den
+                // TimeValue keeps r below 10^6 s with a denominator ≤ 10^9: no overflow
+                return r.num / r.den * 1_000_000 + (r.num % r.den * 1_000_000 + r.den / 2) / r.den
             case .frame(let n):
                 guard let v = firstVideo else {
                     throw NodeFailure("param '\(param)': \"frame:\(n)\" counts frames of the first video stream, but '\(path)' has no video stream")
@@ -30,7 +31,12 @@ struct FileTrim {
                 }
                 // rounded down, so that frame n itself is not before zero
                 let rate = v.frameRate
-                return n * rate.den * 1_000_000 / rate.num
+                let seconds = Double(n) * Double(rate.den) / Double(rate.num)
+                guard seconds < 1e12 else {
+                    throw NodeFailure("param '\(param)': frame \(n) is beyond the end of '\(path)'")
+                }
+                let (hi, lo) = (n * 1_000_000).multipliedFullWidth(by: rate.den)
+                return rate.num.dividingFullWidth((hi, lo)).quotient
             }
         }
         if let s = p.time("start") {
