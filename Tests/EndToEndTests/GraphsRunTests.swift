@@ -15,6 +15,7 @@ import Testing
     static let prerequisites: [String: [String]] = [
         "remux-h264.json": ["testsrc-invert-h264.json"],
         "remux-vp9-aac.json": ["testsrc-vp9-ivf.json", "sine-aac-adts.json"],
+        "filesrc-remux.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)
