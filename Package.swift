@@ -35,10 +35,13 @@ let package = Package(
         .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"], swiftSettings: fast),
         // row loops for AVX2+FMA CPUs (empty elsewhere), chosen at run time by the kernels.
         .target(name: "MediaGraphKernelsAVX2", swiftSettings: avx2),
-        // shader: the GLSL-like language compiled to row kernels.
-        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderAVX2"], swiftSettings: fast),
-        // the shader's tile loop compiled for AVX2+FMA CPUs (its files link to the shader module's).
-        .target(name: "MediaGraphShaderAVX2", dependencies: ["MediaGraphCore"],
+        // shader: the GLSL-like language compiled to row kernels. Reads untrusted text, so it keeps
+        // its checks; only the tile loop below is -Ounchecked.
+        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderTiles"], swiftSettings: v5),
+        // the shader's tile loop (the hot path): instructions over tiles of pixels.
+        .target(name: "MediaGraphShaderTiles", dependencies: ["MediaGraphShaderAVX2"], swiftSettings: fast),
+        // the tile loop compiled for AVX2+FMA CPUs (its files link to MediaGraphShaderTiles').
+        .target(name: "MediaGraphShaderAVX2",
                 swiftSettings: avx2 + [.define("MEDIAGRAPH_SHADER_AVX2")]),
         // C libraries, each a module map and a shim header only.
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec",

@@ -69,6 +69,20 @@ indirect enum Stmt {
     case empty
 }
 
+extension Stmt {
+    /// Where the statement starts, when it records it.
+    var location: ShaderSourceLocation? {
+        switch self {
+        case .declaration(_, let type, _): return type.location
+        case .expression(let e): return e.location
+        case .block(let list): return list.first?.location
+        case .ifElse(_, _, _, let l), .forLoop(_, _, _, _, let l), .whileLoop(let l), .doWhileLoop(let l),
+             .breakStmt(let l), .continueStmt(let l), .returnStmt(_, let l), .discard(let l): return l
+        case .empty: return nil
+        }
+    }
+}
+
 enum ParameterQualifier { case none, `in`, out, `inout` }
 
 struct Parameter {

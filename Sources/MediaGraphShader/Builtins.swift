@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// The GLSL ES 1.00 built-in functions the language supports, lowered to lane operations.
 enum Builtins {
     static let unary: [String: Op] = ["sin": .sin, "cos": .cos, "tan": .tan, "asin": .asin, "acos": .acos,
@@ -26,6 +28,7 @@ extension Lowering {
         "\(name)(" + args.map { $0.type.description }.joined(separator: ", ") + ")"
     }
 
+    @inline(never)
     func callBuiltin(_ name: String, _ args: [Value], _ loc: ShaderSourceLocation) -> Value {
         let range = Builtins.argumentCounts[name] ?? 1...1
         guard range.contains(args.count) else {

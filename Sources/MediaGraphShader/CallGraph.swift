@@ -10,27 +10,43 @@ enum CallGraph {
             for s in body { collect(s, &list) }
             calls[f.name] = list
         }
-        // Depth-first search; a call back into a function on the current path is a cycle.
+        // Depth-first search with an explicit stack (a chain of many functions must not recurse
+        // as deep); a call back into a function on the current path is a cycle.
         var state: [String: Int] = [:]  // 1 on the path, 2 done
         var path: [String] = []
-        func visit(_ name: String) {
-            state[name] = 1
-            path.append(name)
-            for (callee, loc) in calls[name] ?? [] where defined[callee] != nil {
+        var pending: [(name: String, next: Int)] = []
+        for root in defined.keys.sorted() where state[root] == nil {
+            state[root] = 1
+            path.append(root)
+            pending.append((root, 0))
+            while let top = pending.last {
+                let edges = calls[top.name] ?? []
+                guard top.next < edges.count else {
+                    pending.removeLast()
+                    path.removeLast()
+                    state[top.name] = 2
+                    continue
+                }
+                pending[pending.count - 1].next += 1
+                let (callee, loc) = edges[top.next]
+                guard defined[callee] != nil else { continue }
                 if state[callee] == 1 {
-                    let cycle = path[path.lastIndex(of: callee)!...] + [callee]
-                    let message = cycle.count == 2
-                        ? "recursion is not supported: '\(callee)' calls itself"
-                        : "recursion is not supported: " + cycle.map { "'\($0)'" }.joined(separator: " calls ")
-                    diagnostics.error(loc, message)
+                    diagnostics.error(loc, cycleMessage(Array(path[(path.lastIndex(of: callee) ?? 0)...]) + [callee]))
                 } else if state[callee] == nil {
-                    visit(callee)
+                    state[callee] = 1
+                    path.append(callee)
+                    pending.append((callee, 0))
                 }
             }
-            path.removeLast()
-            state[name] = 2
         }
-        for name in defined.keys.sorted() where state[name] == nil { visit(name) }
+    }
+
+    /// "'f' calls itself", or the functions of the cycle in order (the middle of a long one left out).
+    private static func cycleMessage(_ cycle: [String]) -> String {
+        if cycle.count == 2 { return "recursion is not supported: '\(cycle[0].clipped())' calls itself" }
+        let names = cycle.count <= 8 ? cycle.map { "'\($0.clipped())'" }
+            : cycle.prefix(4).map { "'\($0.clipped())'" } + ["... (\(cycle.count - 1) functions)"] + cycle.suffix(3).map { "'\($0.clipped())'" }
+        return "recursion is not supported: " + names.joined(separator: " calls ")
     }
 
     private static func collect(_ s: Stmt, _ out: inout [(String, ShaderSourceLocation)]) {

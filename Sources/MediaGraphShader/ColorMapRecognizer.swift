@@ -1,3 +1,4 @@
+import MediaGraphShaderTiles
 import MediaGraphKernels
 
 /// Finds shaders that are an affine colour map: every output channel a fixed linear combination

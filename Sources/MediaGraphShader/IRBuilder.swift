@@ -1,11 +1,26 @@
+import MediaGraphShaderTiles
+
 /// Builds the SSA list, folding constants, simplifying identities and reusing an identical earlier
 /// value (value numbering) as it goes, so unrolled loops and inlined functions stay small.
+///
+/// It also keeps the compile budget: `work` counts every value asked for (found again or new)
+/// and whatever the lowering charges, because value numbering can keep the result small while
+/// inlining and unrolling multiply the work that produces it.
 final class IRBuilder {
     private(set) var nodes: [Node] = []
     private var numbering: [Node: Int32] = [:]
     /// Cap on values so that a huge unrolled loop fails with an error instead of eating memory.
-    static let maximumNodes = 200_000
+    static let maximumNodes = ShaderLimits.operations
+    static let maximumWork = ShaderLimits.compileSteps
     var isTooLarge: Bool { nodes.count >= IRBuilder.maximumNodes }
+    /// Compile steps taken so far.
+    private(set) var work = 0
+    /// Whether lowering must stop: too many operations or too many steps.
+    var isOverBudget: Bool { nodes.count >= IRBuilder.maximumNodes || work >= IRBuilder.maximumWork }
+
+    /// Counts `steps` units of work done outside the builder (lowering a statement, setting up a
+    /// variable's components ...).
+    func charge(_ steps: Int) { work += steps }
 
     subscript(id: Int32) -> Node { nodes[Int(id)] }
 
@@ -17,6 +32,7 @@ final class IRBuilder {
     func isConstant(_ id: Int32) -> Bool { nodes[Int(id)].op == .const }
 
     private func append(_ n: Node) -> Int32 {
+        work += 1
         if let existing = numbering[n] { return existing }
         let id = Int32(nodes.count)
         nodes.append(n)
@@ -30,7 +46,8 @@ final class IRBuilder {
     }
 
     func source(_ op: Op, imm: Float = 0, imm2: Int32 = 0) -> Int32 {
-        if op == .opaque {  // never merge two unknowns
+        if op == .opaque {
+            work += 1  // never merge two unknowns
             let id = Int32(nodes.count)
             nodes.append(Node(op: .opaque, imm2: id))
             return id
@@ -41,6 +58,7 @@ final class IRBuilder {
     /// First of the four consecutive result values of `.texture` / `.loadPixel`.
     func multi(_ op: Op, _ a: Int32 = -1, _ b: Int32 = -1, imm: Float = 0, imm2: Int32 = 0) -> [Int32] {
         let key = Node(op: op, a: a, b: b, imm: imm, imm2: imm2)
+        work += 1
         if let first = numbering[key] { return (0..<4).map { first + Int32($0) } }
         let first = Int32(nodes.count)
         nodes.append(key)
@@ -50,6 +68,7 @@ final class IRBuilder {
     }
 
     func emit(_ op: Op, _ a: Int32, _ b: Int32 = -1, _ c: Int32 = -1) -> Int32 {
+        work += 1
         let ka = constantValue(a)
         let kb = b >= 0 ? constantValue(b) : nil
         switch op.operandCount {

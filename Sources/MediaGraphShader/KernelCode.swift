@@ -1,25 +1,9 @@
-/// One instruction of the compiled kernel: operands and results are registers, each register
-/// holding `KernelCode.lanes` floats (one per pixel of a tile).
-struct Instruction {
-    var op: Op
-    var dst: Int32
-    var a: Int32 = -1
-    var b: Int32 = -1
-    var c: Int32 = -1
-    /// Extra results of `.texture` / `.loadPixel` (green, blue, alpha).
-    var dst1: Int32 = -1
-    var dst2: Int32 = -1
-    var dst3: Int32 = -1
-    var imm: Float = 0
-    var imm2: Int32 = 0
-}
+import MediaGraphShaderTiles
 
 /// The SSA of a shader scheduled for the kernel: values fixed for a frame (constants, uniforms,
 /// anything computed only from them) go to `setup`, run once per frame; the rest go to `pixel`,
 /// run for every tile of pixels, with registers reused as soon as a value is dead.
 struct KernelCode {
-    /// Pixels per tile: 64 floats per register keeps a shader's registers in the L1 cache.
-    static let lanes = 64
     var setup: [Instruction] = []
     var pixel: [Instruction] = []
     var registerCount = 0

@@ -1,6 +1,10 @@
 /// Splits shader source into tokens and applies the preprocessor on the way: comments,
 /// `#define` of object-like macros, `#undef`, `#ifdef`/`#ifndef`/`#if`/`#else`/`#endif`
 /// (GL_ES is defined, as on a GPU), `#version 100`, `#pragma` (ignored).
+///
+/// Bounded on any input (`ShaderLimits`): the source size, identifier length, token count, the
+/// number of macro expansions and their nesting, and `#if` nesting. A macro is not expanded again
+/// inside its own expansion (as in C), so `#define A A` and mutual references end.
 struct Lexer {
     private let bytes: [UInt8]
     private var pos = 0
@@ -9,6 +13,8 @@ struct Lexer {
     private var macros: [String: [Token]] = ["GL_ES": [Token(kind: .intLiteral, text: "1", location: ShaderSourceLocation(line: 0, column: 0), intValue: 1)]]
     /// One entry per open #if: whether this branch is emitted, whether any branch was taken.
     private var conditionals: [(active: Bool, taken: Bool, location: ShaderSourceLocation)] = []
+    /// Entries of `conditionals` that are not active (kept so `emitting` is O(1)).
+    private var inactiveConditionals = 0
     var diagnostics: DiagnosticList
 
     init(source: String, diagnostics: DiagnosticList) {
@@ -16,14 +22,40 @@ struct Lexer {
         self.diagnostics = diagnostics
     }
 
-    private var emitting: Bool { conditionals.allSatisfy { $0.active } }
+    private var emitting: Bool { inactiveConditionals == 0 }
+
+    private mutating func pushConditional(_ active: Bool, taken: Bool, _ location: ShaderSourceLocation) {
+        if conditionals.count == ShaderLimits.conditionalNesting {
+            diagnostics.error(location, "'#if' nested more than \(ShaderLimits.conditionalNesting) deep")
+        }
+        conditionals.append((active, taken, location))
+        if !active { inactiveConditionals += 1 }
+    }
+
+    private mutating func popConditional() -> (active: Bool, taken: Bool, location: ShaderSourceLocation)? {
+        guard let top = conditionals.popLast() else { return nil }
+        if !top.active { inactiveConditionals -= 1 }
+        return top
+    }
+
+    /// Whether the levels around the innermost `#if` are all emitted.
+    private var enclosingEmitting: Bool {
+        inactiveConditionals - (conditionals.last.map { $0.active ? 0 : 1 } ?? 0) == 0
+    }
     private var here: ShaderSourceLocation { ShaderSourceLocation(line: line, column: pos - lineStart + 1) }
 
     /// All tokens of the source with macros expanded, ending in one `.end` token.
     mutating func tokenize() -> [Token] {
         var out: [Token] = []
+        if bytes.count > ShaderLimits.sourceBytes {
+            // Nothing is lexed: the error names the place where the limit falls.
+            expansionFailed = true
+            diagnostics.error(location(ofOffset: ShaderLimits.sourceBytes),
+                              "shader source is larger than \(ShaderLimits.sourceBytes) bytes")
+            return [Token(kind: .end, text: "end of file", location: ShaderSourceLocation(line: 1, column: 1))]
+        }
         var atLineStart = true
-        while true {
+        while !expansionFailed {
             skipSpaceAndComments(&atLineStart)
             if pos >= bytes.count { break }
             if bytes[pos] == UInt8(ascii: "#") && atLineStart {
@@ -43,25 +75,57 @@ struct Lexer {
         return out
     }
 
-    /// Tokens macros may produce in all: nested macros can double at each level.
-    static let maximumTokens = 1_000_000
-    private var expansionReported = false
+    /// The line and column of a byte offset (only for the source-size error).
+    private func location(ofOffset offset: Int) -> ShaderSourceLocation {
+        var line = 1, start = 0
+        for i in 0..<min(offset, bytes.count) where bytes[i] == UInt8(ascii: "\n") { line += 1; start = i + 1 }
+        return ShaderSourceLocation(line: line, column: offset - start + 1)
+    }
 
+    /// Set once a token or expansion limit is exceeded: lexing stops there.
+    private var expansionFailed = false
+    /// Whether lexing stopped at a limit (source size, tokens, macro expansion).
+    var failed: Bool { expansionFailed }
+    /// Macros expanded so far (`ShaderLimits.macroExpansions`).
+    private var expansions = 0
+    /// Macros being expanded, innermost last: a name in it is not expanded again.
+    private var expanding: [String] = []
+
+    private mutating func expansionLimit(_ location: ShaderSourceLocation, _ message: String) {
+        expansionFailed = true
+        diagnostics.error(location, message)
+    }
+
+    /// Appends `token`, or the expansion of the macro it names, to `out`. Every expansion counts,
+    /// so macros that expand to nothing (and produce no tokens) are bounded too; each token of a
+    /// body either is an expansion or is output, so the work is at most expansions plus tokens.
+    /// Expanded tokens carry the location of the macro's use in the source.
     private mutating func expand(_ token: Token, into out: inout [Token], depth: Int) {
-        if out.count >= Lexer.maximumTokens {
-            if !expansionReported {
-                expansionReported = true
-                diagnostics.error(token.location, "macro expansion produces more than \(Lexer.maximumTokens) tokens")
+        if expansionFailed { return }
+        guard token.kind == .identifier, let body = macros[token.text], !expanding.contains(token.text) else {
+            if out.count >= ShaderLimits.tokens {
+                expansionLimit(token.location, depth == 0 ? "shader has more than \(ShaderLimits.tokens) tokens"
+                                                          : "macro expansion produces more than \(ShaderLimits.tokens) tokens")
+                return
             }
+            out.append(token)
             return
         }
-        if token.kind == .identifier, let body = macros[token.text], depth < 32 {
-            for var t in body {
-                t.location = token.location
-                expand(t, into: &out, depth: depth + 1)
-            }
-        } else {
-            out.append(token)
+        expansions += 1
+        if expansions > ShaderLimits.macroExpansions {
+            expansionLimit(token.location, "macros expanded more than \(ShaderLimits.macroExpansions) times")
+            return
+        }
+        if depth >= ShaderLimits.macroNesting {
+            expansionLimit(token.location, "macros nested more than \(ShaderLimits.macroNesting) deep (expanding '\(token.text.clipped())')")
+            return
+        }
+        expanding.append(token.text)
+        defer { expanding.removeLast() }
+        for var t in body {
+            t.location = token.location
+            expand(t, into: &out, depth: depth + 1)
+            if expansionFailed { return }
         }
     }
 
@@ -116,7 +180,12 @@ struct Lexer {
         if Lexer.isIdentStart(c) {
             let s = pos
             while pos < bytes.count && (Lexer.isIdentStart(bytes[pos]) || Lexer.isDigit(bytes[pos])) { pos += 1 }
-            return Token(kind: .identifier, text: String(decoding: bytes[s..<pos], as: UTF8.self), location: start)
+            var end = pos
+            if pos - s > ShaderLimits.identifierLength {
+                if emitting { diagnostics.error(start, "identifier longer than \(ShaderLimits.identifierLength) characters") }
+                end = s + ShaderLimits.identifierLength
+            }
+            return Token(kind: .identifier, text: String(decoding: bytes[s..<end], as: UTF8.self), location: start)
         }
         if Lexer.isDigit(c) || (c == UInt8(ascii: ".") && pos + 1 < bytes.count && Lexer.isDigit(bytes[pos + 1])) {
             return number(start)
@@ -149,7 +218,7 @@ struct Lexer {
             while pos < bytes.count && (Lexer.isDigit(bytes[pos]) || ((bytes[pos] | 0x20) >= 97 && (bytes[pos] | 0x20) <= 102)) { pos += 1 }
             let text = String(decoding: bytes[s..<pos], as: UTF8.self)
             guard let v = Int(String(decoding: bytes[digitsStart..<pos], as: UTF8.self), radix: 16), v <= Int(Int32.max) else {
-                diagnostics.error(start, "invalid integer literal '\(text)'")
+                diagnostics.error(start, "invalid integer literal '\(text.clipped())'")
                 return Token(kind: .intLiteral, text: text, location: start)
             }
             return Token(kind: .intLiteral, text: text, location: start, intValue: v)
@@ -175,14 +244,14 @@ struct Lexer {
         if pos < bytes.count && (Lexer.isIdentStart(bytes[pos])) {
             let bad = here
             while pos < bytes.count && (Lexer.isIdentStart(bytes[pos]) || Lexer.isDigit(bytes[pos])) { pos += 1 }
-            diagnostics.error(bad, "invalid suffix on number '\(String(decoding: bytes[s..<pos], as: UTF8.self))'")
+            diagnostics.error(bad, "invalid suffix on number '\(String(decoding: bytes[s..<pos], as: UTF8.self).clipped())'")
         }
         if isFloat {
             return Token(kind: .floatLiteral, text: text, location: start, floatValue: Double(text) ?? 0)
         }
         let octal = text.count > 1 && text.hasPrefix("0")
         guard let v = Int(octal ? String(text.dropFirst()) : text, radix: octal ? 8 : 10), v <= Int(Int32.max) + 1 else {
-            diagnostics.error(start, "integer literal '\(text)' is out of range (at most 2147483647)")
+            diagnostics.error(start, "integer literal '\(text.clipped())' is out of range (at most 2147483647)")
             return Token(kind: .intLiteral, text: text, location: start)
         }
         return Token(kind: .intLiteral, text: text, location: start, intValue: v)
@@ -217,27 +286,32 @@ struct Lexer {
         let rest = Array(tokens.dropFirst())
         switch name.text {
         case "ifdef", "ifndef":
+            // Inside a group that is skipped, nothing is evaluated and no branch is taken.
+            guard emitting else { pushConditional(false, taken: true, hash); return }
             let defined = rest.first.map { macros[$0.text] != nil } ?? false
             let cond = name.text == "ifdef" ? defined : !defined
-            if rest.first?.kind != .identifier && emitting { diagnostics.error(name.location, "#\(name.text) needs a macro name") }
-            conditionals.append((cond, cond, hash))
+            if rest.first?.kind != .identifier { diagnostics.error(name.location, "#\(name.text) needs a macro name") }
+            pushConditional(cond, taken: cond, hash)
         case "if":
-            conditionals.append((false, false, hash))
+            guard emitting else { pushConditional(false, taken: true, hash); return }
             let value = evaluateCondition(rest, at: name.location)
-            conditionals[conditionals.count - 1] = (value, value, hash)
+            pushConditional(value, taken: value, hash)
         case "elif":
-            guard var top = conditionals.popLast() else { diagnostics.error(name.location, "#elif without #if"); return }
-            let value = !top.taken && evaluateCondition(rest, at: name.location)
+            guard !conditionals.isEmpty else { diagnostics.error(name.location, "#elif without #if"); return }
+            let outer = enclosingEmitting
+            guard var top = popConditional() else { return }
+            let value = outer && !top.taken && evaluateCondition(rest, at: name.location)
             top.active = value
             top.taken = top.taken || value
-            conditionals.append(top)
+            pushConditional(top.active, taken: top.taken, top.location)
         case "else":
-            guard var top = conditionals.popLast() else { diagnostics.error(name.location, "#else without #if"); return }
+            guard !conditionals.isEmpty else { diagnostics.error(name.location, "#else without #if"); return }
+            guard var top = popConditional() else { return }
             top.active = !top.taken
             top.taken = true
-            conditionals.append(top)
+            pushConditional(top.active, taken: top.taken, top.location)
         case "endif":
-            if conditionals.popLast() == nil { diagnostics.error(name.location, "#endif without #if") }
+            if popConditional() == nil { diagnostics.error(name.location, "#endif without #if") }
         default:
             guard emitting else { return }
             switch name.text {
@@ -258,17 +332,17 @@ struct Lexer {
                 if let m = rest.first { macros[m.text] = nil }
             case "version":
                 if let v = rest.first, v.kind == .intLiteral, v.intValue != 100 {
-                    diagnostics.error(v.location, "unsupported feature: '#version \(v.text)'; only GLSL ES '#version 100' is supported")
+                    diagnostics.error(v.location, "unsupported feature: '#version \(v.text.clipped())'; only GLSL ES '#version 100' is supported")
                 }
             case "pragma", "line":
                 break
             case "extension":
                 let ext = rest.first?.text ?? ""
-                diagnostics.error(name.location, "unsupported feature: '#extension \(ext)'")
+                diagnostics.error(name.location, "unsupported feature: '#extension \(ext.clipped())'")
             case "error":
-                diagnostics.error(name.location, "#error " + rest.map(\.text).joined(separator: " "))
+                diagnostics.error(name.location, ("#error " + rest.prefix(64).map(\.text).joined(separator: " ")).clipped(200))
             default:
-                diagnostics.error(name.location, "unknown preprocessor directive '#\(name.text)'")
+                diagnostics.error(name.location, "unknown preprocessor directive '#\(name.text.clipped())'")
             }
         }
     }
@@ -276,16 +350,17 @@ struct Lexer {
     /// `#if` conditions: an integer, a macro that expands to one, or `defined(NAME)` / `defined NAME`,
     /// optionally negated with '!'.
     private mutating func evaluateCondition(_ tokens: [Token], at location: ShaderSourceLocation) -> Bool {
-        var t = tokens
         var negate = false
-        while let f = t.first, f.isPunct("!") { negate.toggle(); t.removeFirst() }
+        let bangs = tokens.prefix { $0.isPunct("!") }.count
+        if bangs % 2 == 1 { negate = true }
+        let t = tokens.dropFirst(bangs)
         var value: Bool?
         if let f = t.first, f.isIdent("defined") {
             let name = t.dropFirst().first { $0.kind == .identifier }
             value = name.map { macros[$0.text] != nil }
-        } else if t.count == 1 {
+        } else if t.count == 1, let only = t.first {
             var expanded: [Token] = []
-            expand(t[0], into: &expanded, depth: 0)
+            expand(only, into: &expanded, depth: 0)
             if expanded.count == 1, expanded[0].kind == .intLiteral { value = expanded[0].intValue != 0 }
         }
         guard let v = value else {

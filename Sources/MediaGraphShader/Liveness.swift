@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// Which SSA values the outputs need, walking back from them (a `.channel` result needs the
 /// instruction it comes from). Specialization, scheduling and colour-map recognition all look
 /// only at these.

@@ -1,11 +1,28 @@
+import MediaGraphShaderTiles
+
 /// Type-checks the syntax tree and lowers it to SSA in one walk: every expression is checked as
 /// it is lowered, errors are collected (an erroneous expression yields `Value.error`, which later
 /// checks ignore so one mistake gives one message).
+///
+/// Bounded on any input: its recursion by `nesting` (`ShaderLimits.inlinedNesting`), its work by
+/// the builder's budget (`ShaderLimits.compileSteps`), which every expression and statement
+/// lowered and every bulk copy is charged to, and which is checked at each of them.
 final class Lowering {
     let b = IRBuilder()
     var diagnostics: DiagnosticList
     var scopes: [[String: Variable]] = [[:]]
-    var functions: [String: [FunctionDecl]] = [:]
+    var functions: [String: [UserFunction]] = [:]
+    /// Signatures of the function items, by index in the translation unit (resolved once).
+    var signatures: [Int: UserFunction] = [:]
+    /// Expressions, statements and assignment targets being lowered, inlined calls included.
+    var nesting = 0
+    /// Set once a budget or nesting limit has been reported: lowering then unwinds.
+    var stopped = false
+    /// While a function is checked on its own: the values of the globals it assigns, before
+    /// each assignment (restored in reverse afterwards).
+    var globalWrites: [(Variable, [Int32])]?
+    /// The last place lowering entered (for statements that record none).
+    var here = ShaderSourceLocation(line: 1, column: 1)
     var frames: [Frame] = []
     var inlineStack: [String] = []
     var discardFlag: Int32?
@@ -18,9 +35,9 @@ final class Lowering {
     var samplerName: String?
     var mainLocation = ShaderSourceLocation(line: 1, column: 1)
 
-    static let maximumIterations = 1024
+    static let maximumIterations = ShaderLimits.loopIterations
     /// Iterations of all loops together (nested empty loops emit nothing but still take time).
-    static let maximumTotalIterations = 65_536
+    static let maximumTotalIterations = ShaderLimits.totalLoopIterations
     var totalIterations = 0
     static let neighbourVaryings: [String: (Int, Int)] = [
         "textureCoordinate": (0, 0),
@@ -34,47 +51,93 @@ final class Lowering {
 
     func error(_ loc: ShaderSourceLocation, _ message: String) { diagnostics.error(loc, message) }
 
+    /// Whether lowering may go on at `loc`: false once the operation cap or the compile budget
+    /// is exceeded (reported here, once, at the place it happened).
+    func withinBudget(at loc: ShaderSourceLocation) -> Bool {
+        if stopped { return false }
+        guard b.isOverBudget else { return true }
+        stopped = true
+        if b.isTooLarge {
+            diagnostics.limitError(loc, "shader is too large after unrolling loops and inlining functions (more than \(IRBuilder.maximumNodes) operations)")
+        } else {
+            diagnostics.limitError(loc, "shader takes more than \(IRBuilder.maximumWork) compile steps: functions are inlined or loops unrolled too many times")
+        }
+        return false
+    }
+
+    /// Enters one level of nesting at `loc` (callers leave it with `nesting -= 1`); false, after
+    /// reporting it once, beyond `ShaderLimits.inlinedNesting` or the budget.
+    func enter(at loc: ShaderSourceLocation) -> Bool {
+        here = loc
+        nesting += 1
+        b.charge(1)
+        if nesting > ShaderLimits.inlinedNesting && !stopped {
+            stopped = true
+            diagnostics.limitError(loc, "code nested more than \(ShaderLimits.inlinedNesting) levels deep once functions are inlined")
+        }
+        return withinBudget(at: loc)
+    }
+
     // MARK: program
 
     func lower(_ items: [TopLevel]) {
         fragColor = Variable(name: "gl_FragColor", type: .vec(4), ids: Array(repeating: b.constant(0), count: 4),
                              storage: .fragColor, location: ShaderSourceLocation(line: 1, column: 1))
+        fragColor.isGlobal = true
         scopes[0]["gl_FragColor"] = fragColor
         frames = [Frame(name: "", ifMask: nil, returnFlag: nil, returnType: .void, returnValue: [])]
         var mainDecl: FunctionDecl?
-        for item in items {
+        for (index, item) in items.enumerated() {
+            switch item {
+            case .global(let g): guard withinBudget(at: g.location) else { return }
+            case .function(let f): guard withinBudget(at: f.location) else { return }
+            }
             switch item {
             case .global(let g): declareGlobal(g)
-            case .function(let f): declareFunction(f, isMain: &mainDecl)
+            case .function(let f): declareFunction(f, index: index, isMain: &mainDecl)
             }
         }
         // Check every function body once on its own so errors in it are reported once, even
         // if it is never called; calls inline it again later with diagnostics muted.
-        for item in items {
-            guard case .function(let f) = item, let body = f.body, f.name != "main" else { continue }
-            let saved = scopes[0].values.map { ($0, $0.ids) }
+        for (index, item) in items.enumerated() {
+            guard case .function(let f) = item, f.body != nil, f.name != "main" else { continue }
+            guard withinBudget(at: f.location) else { return }
+            let function = signature(of: f, index: index)
+            // Globals the body assigns are put back afterwards (journaled by `assign`: copying
+            // every global for every function would be quadratic).
+            globalWrites = []
             let savedWritten = fragColorWritten
             let savedDiscard = discardFlag
-            let args = f.parameters.map { p -> Value in
-                let t = parameterType(p)
+            let args = function.parameterTypes.map { t -> Value in
+                b.charge(max(0, t.componentCount))
                 return Value(type: t, ids: (0..<max(0, t.componentCount)).map { _ in b.source(.opaque) })
             }
-            _ = inline(f, body: body, arguments: args, checkingOnly: true)
-            for (v, ids) in saved { v.ids = ids }
+            _ = inline(function, arguments: args, checkingOnly: true)
+            for (v, ids) in (globalWrites ?? []).reversed() { v.ids = ids }
+            globalWrites = nil
             fragColorWritten = savedWritten
             discardFlag = savedDiscard
         }
-        guard let main = mainDecl, let body = main.body else {
+        guard let main = mainDecl, main.body != nil else {
             error(ShaderSourceLocation(line: 1, column: 1), "shader has no 'void main()' function")
             return
         }
         mainLocation = main.location
-        _ = inline(main, body: body, arguments: [], checkingOnly: true)
-        if b.isTooLarge {
-            error(main.location, "shader is too large after unrolling loops and inlining functions (more than \(IRBuilder.maximumNodes) operations)")
-        } else if !fragColorWritten && !diagnostics.hasErrors {
+        _ = inline(UserFunction(decl: main, parameterTypes: [], returnType: .void), arguments: [], checkingOnly: true)
+        if withinBudget(at: main.location) && !fragColorWritten && !diagnostics.hasErrors {
             error(main.location, "shader never writes gl_FragColor")
         }
+    }
+
+    /// The signature of the function item at `index`, resolved once (errors in its types are
+    /// reported the first time).
+    func signature(of f: FunctionDecl, index: Int) -> UserFunction {
+        if let known = signatures[index] { return known }
+        b.charge(f.parameters.count)
+        let function = UserFunction(decl: f, parameterTypes: f.parameters.map(parameterType),
+                                    returnType: resolveTypeQuietly(f.returnType))
+        signatures[index] = function
+        return function
     }
 
     func parameterType(_ p: Parameter) -> ShaderType {
@@ -83,7 +146,7 @@ final class Lowering {
         return t
     }
 
-    private func declareFunction(_ f: FunctionDecl, isMain mainDecl: inout FunctionDecl?) {
+    private func declareFunction(_ f: FunctionDecl, index: Int, isMain mainDecl: inout FunctionDecl?) {
         if Builtins.names.contains(f.name) {
             error(f.location, "cannot redefine built-in function '\(f.name)'")
             return
@@ -101,19 +164,20 @@ final class Lowering {
             }
             return
         }
-        let types = f.parameters.map(parameterType)
+        let function = signature(of: f, index: index)
         var list = functions[f.name] ?? []
-        if let i = list.firstIndex(where: { $0.parameters.map(parameterType) == types }) {
-            if list[i].body != nil && f.body != nil {
-                error(f.location, "redefinition of function '\(f.name)' (first defined at line \(list[i].location.line))")
+        b.charge(list.count)
+        if let i = list.firstIndex(where: { $0.parameterTypes == function.parameterTypes }) {
+            if list[i].decl.body != nil && f.body != nil {
+                error(f.location, "redefinition of function '\(f.name)' (first defined at line \(list[i].decl.location.line))")
                 return
             }
-            if resolveType(list[i].returnType) != ret {
+            if list[i].returnType != ret {
                 error(f.location, "function '\(f.name)' redeclared with a different return type")
             }
-            if f.body != nil { list[i] = f }
+            if f.body != nil { list[i] = function }
         } else {
-            list.append(f)
+            list.append(function)
         }
         functions[f.name] = list
     }
@@ -135,17 +199,30 @@ final class Lowering {
             error(e.location, "array size must be a constant integer expression")
             return 1
         }
-        guard k >= 1 && k <= 4096 else {
-            error(e.location, "array size must be between 1 and 4096, found \(Int(k))")
+        guard let n = Lowering.index(k, below: ShaderLimits.arrayLength + 1), n >= 1 else {
+            error(e.location, "array size must be between 1 and \(ShaderLimits.arrayLength), found \(Lowering.describe(k))")
             return 1
         }
+        return n
+    }
+
+    /// A constant as an index in 0..<count, or nil: NaN, infinities, fractions and values out of
+    /// range are never converted to Int (which would trap, or worse without checks).
+    static func index(_ k: Float, below count: Int) -> Int? {
+        guard k >= 0, k < Float(count), k == k.rounded(.towardZero) else { return nil }
         return Int(k)
+    }
+
+    /// A constant as a message shows it: whole numbers without ".0", others as Float prints them.
+    static func describe(_ k: Float) -> String {
+        k.isFinite && k == k.rounded(.towardZero) && Swift.abs(k) < 1e15 ? String(Int64(k)) : String(describing: k)
     }
 
     private func declareGlobal(_ g: GlobalDecl) {
         guard var base = resolveType(g.type) else { return }
         if base == .void { error(g.type.location, "variables cannot have type void"); return }
         for d in g.declarators {
+            guard withinBudget(at: d.location) else { return }
             var type = base
             if let size = d.arraySize {
                 if type.isArray { error(d.location, "arrays of arrays are not supported") }
@@ -185,6 +262,12 @@ final class Lowering {
                     scopes[0][d.name] = Variable(name: d.name, type: type, ids: provided, storage: .provided, location: d.location)
                     continue
                 }
+                if type.componentCount > ShaderLimits.uniformComponents - uniformSlotCount {
+                    error(d.location, "uniform '\(d.name)' (\(type)) goes over the \(ShaderLimits.uniformComponents) uniform components a shader may declare")
+                    declarePlaceholder(d.name, type: type, at: d.location)
+                    continue
+                }
+                b.charge(type.componentCount)
                 let ids = (0..<type.componentCount).map { b.source(.uniform, imm2: Int32(uniformSlotCount + $0)) }
                 uniforms.append(ShaderUniform(name: d.name, type: type, slot: uniformSlotCount, location: d.location))
                 uniformSlotCount += type.componentCount
@@ -199,6 +282,7 @@ final class Lowering {
 
     /// Declares a variable after an error in its declaration, so its uses give no second error.
     private func declarePlaceholder(_ name: String, type: ShaderType, at loc: ShaderSourceLocation) {
+        b.charge(type.componentCount)
         scopes[0][name] = Variable(name: name, type: type, ids: Array(repeating: b.constant(0), count: type.componentCount),
                                    storage: .varying, location: loc)
     }
@@ -223,6 +307,7 @@ final class Lowering {
     func declareVariable(_ d: VarDeclarator, type: ShaderType, isConst: Bool, typeLocation: ShaderSourceLocation) {
         if type.scalar == .sampler { error(typeLocation, "sampler variables must be uniforms"); return }
         if type.scalar == .void { error(typeLocation, "variables cannot have type void"); return }
+        b.charge(type.componentCount)
         var ids = Array(repeating: b.constant(0), count: type.componentCount)
         if let initExpr = d.initializer {
             if type.isArray { error(initExpr.location, "unsupported feature: array initializers (GLSL ES 1.00 has none)") }
@@ -245,7 +330,9 @@ final class Lowering {
             return
         }
         if d.name.hasPrefix("gl_") { error(d.location, "'\(d.name)' is a reserved name"); return }
-        scopes[scopes.count - 1][d.name] = Variable(name: d.name, type: type, ids: ids, storage: isConst ? .const : .local, location: d.location)
+        let variable = Variable(name: d.name, type: type, ids: ids, storage: isConst ? .const : .local, location: d.location)
+        variable.isGlobal = scopes.count == 1
+        scopes[scopes.count - 1][d.name] = variable
     }
 
     func lookup(_ name: String) -> Variable? {
@@ -293,6 +380,7 @@ final class Lowering {
 
     func assign(_ lv: LValue, _ value: [Int32]) {
         if lv.variable.storage == .fragColor { fragColorWritten = true }
+        if lv.variable.isGlobal && globalWrites != nil { globalWrites?.append((lv.variable, lv.variable.ids)) }
         let m = activeMask()
         for (k, p) in lv.positions.enumerated() {
             lv.variable.ids[p] = m.map { b.emit(.select, $0, value[k], lv.variable.ids[p]) } ?? value[k]
@@ -303,49 +391,109 @@ final class Lowering {
 
     func lowerBlock(_ stmts: [Stmt]) {
         scopes.append([:])
-        for s in stmts { lowerStatement(s) }
+        for s in stmts where !stopped { lowerStatement(s) }
         scopes.removeLast()
     }
 
+    /// Lowers one statement. Like `lowerExpression`, the functions on the recursive path (blocks,
+    /// if/else, loops) stay small; the rest is in `@inline(never)` functions.
     func lowerStatement(_ s: Stmt) {
-        if isDead() || b.isTooLarge { return }
+        defer { nesting -= 1 }
+        guard enter(at: s.location ?? here), !isDead() else { return }
         switch s {
         case .empty: break
         case .block(let stmts): lowerBlock(stmts)
         case .expression(let e): _ = lowerExpression(e)
         case .declaration(let isConst, let typeSyntax, let decls):
-            guard let base = resolveType(typeSyntax) else { return }
-            for d in decls {
-                var type = base
-                if let size = d.arraySize {
-                    if type.isArray { error(d.location, "arrays of arrays are not supported") }
-                    type = base.withArrayLength(arraySize(size))
-                }
-                declareVariable(d, type: type, isConst: isConst, typeLocation: typeSyntax.location)
-            }
+            lowerDeclaration(isConst: isConst, typeSyntax, decls)
         case .ifElse(let condExpr, let thenS, let elseS, _):
-            let c = lowerExpression(condExpr)
-            if !c.isError && c.type != .bool {
-                error(condExpr.location, "'if' condition must be a bool, found \(c.type)")
-                return
-            }
-            let cond = c.isError ? b.constant(1) : c.ids[0]
-            if let k = b.constantValue(cond) {  // decided at compile time: lower one branch only
-                if k != 0 { scoped(thenS) } else if let e = elseS { scoped(e) }
-                return
-            }
-            let saved = frame.ifMask
-            let outer = activeMask()
-            frame.ifMask = outer.map { b.emit(.and, $0, cond) } ?? cond
-            scoped(thenS)
-            if let e = elseS {
-                let notCond = b.emit(.not, cond)
-                frame.ifMask = outer.map { b.emit(.and, $0, notCond) } ?? notCond
-                scoped(e)
-            }
-            frame.ifMask = saved
+            lowerIf(condExpr, thenS, elseS)
         case .forLoop(let initS, let condExpr, let step, let body, let loc):
             lowerFor(initS, condExpr, step, body, loc)
+        case .returnStmt(let e, let loc):
+            lowerReturn(e.map(lowerExpression), e?.location, loc)
+        case .whileLoop, .doWhileLoop, .breakStmt, .continueStmt, .discard:
+            lowerJump(s)
+        }
+    }
+
+    @inline(never)
+    private func lowerDeclaration(isConst: Bool, _ typeSyntax: TypeSyntax, _ decls: [VarDeclarator]) {
+        guard let base = resolveType(typeSyntax) else { return }
+        for d in decls {
+            guard withinBudget(at: d.location) else { return }
+            var type = base
+            if let size = d.arraySize {
+                if type.isArray { error(d.location, "arrays of arrays are not supported") }
+                type = base.withArrayLength(arraySize(size))
+            }
+            declareVariable(d, type: type, isConst: isConst, typeLocation: typeSyntax.location)
+        }
+    }
+
+    private func lowerIf(_ condExpr: Expr, _ thenS: Stmt, _ elseS: Stmt?) {
+        guard let cond = ifCondition(lowerExpression(condExpr), condExpr.location) else { return }
+        if let k = b.constantValue(cond) {  // decided at compile time: lower one branch only
+            if k != 0 { scoped(thenS) } else if let e = elseS { scoped(e) }
+            return
+        }
+        let saved = frame.ifMask
+        let outer = activeMask()
+        frame.ifMask = narrowed(outer, cond)
+        scoped(thenS)
+        if let e = elseS {
+            frame.ifMask = narrowed(outer, b.emit(.not, cond))
+            scoped(e)
+        }
+        frame.ifMask = saved
+    }
+
+    /// The condition's value, or nil (after the error) when it is not a bool.
+    @inline(never)
+    private func ifCondition(_ c: Value, _ loc: ShaderSourceLocation) -> Int32? {
+        if !c.isError && c.type != .bool {
+            error(loc, "'if' condition must be a bool, found \(c.type)")
+            return nil
+        }
+        return c.isError ? b.constant(1) : c.ids[0]
+    }
+
+    /// The lanes of `outer` (nil: all) where `cond` holds.
+    func narrowed(_ outer: Int32?, _ cond: Int32) -> Int32 {
+        outer.map { b.emit(.and, $0, cond) } ?? cond
+    }
+
+    @inline(never)
+    private func lowerReturn(_ v: Value?, _ valueLocation: ShaderSourceLocation?, _ loc: ShaderSourceLocation) {
+        var value: [Int32] = []
+        // On an error the function still counts as returning: no second "does not return".
+        defer { frame.returnFlag = setFlag(frame.returnFlag) }
+        if let v = v {
+            if v.isError { return }
+            let at = valueLocation ?? loc
+            if frame.returnType == .void {
+                error(at, "void function '\(frame.name)' cannot return a value")
+                return
+            }
+            if v.type != frame.returnType {
+                error(at, "function '\(frame.name)' returns \(frame.returnType), but this returns \(v.type)")
+                return
+            }
+            value = v.ids
+        } else if frame.returnType != .void && !frame.returnType.isError {
+            error(loc, "function '\(frame.name)' must return a value of type \(frame.returnType)")
+            return
+        }
+        let m = activeMask()
+        for k in 0..<value.count {
+            frame.returnValue[k] = m.map { b.emit(.select, $0, value[k], frame.returnValue[k]) } ?? value[k]
+        }
+    }
+
+    /// break, continue, discard, and the loops GLSL ES 1.00 does not have.
+    @inline(never)
+    private func lowerJump(_ s: Stmt) {
+        switch s {
         case .whileLoop(let loc):
             error(loc, "unsupported feature: 'while' loop; use a for loop with constant bounds")
         case .doWhileLoop(let loc):
@@ -358,32 +506,10 @@ final class Lowering {
             guard !frame.loops.isEmpty else { error(loc, "'continue' outside a loop"); return }
             let f = setFlag(frame.loops[frame.loops.count - 1].continueFlag)
             frame.loops[frame.loops.count - 1].continueFlag = f
-        case .returnStmt(let e, let loc):
-            var value: [Int32] = []
-            // On an error the function still counts as returning: no second "does not return".
-            defer { frame.returnFlag = setFlag(frame.returnFlag) }
-            if let e = e {
-                let v = lowerExpression(e)
-                if v.isError { return }
-                if frame.returnType == .void {
-                    error(e.location, "void function '\(frame.name)' cannot return a value")
-                    return
-                }
-                if v.type != frame.returnType {
-                    error(e.location, "function '\(frame.name)' returns \(frame.returnType), but this returns \(v.type)")
-                    return
-                }
-                value = v.ids
-            } else if frame.returnType != .void && !frame.returnType.isError {
-                error(loc, "function '\(frame.name)' must return a value of type \(frame.returnType)")
-                return
-            }
-            let m = activeMask()
-            for k in 0..<value.count {
-                frame.returnValue[k] = m.map { b.emit(.select, $0, value[k], frame.returnValue[k]) } ?? value[k]
-            }
         case .discard:
             discardFlag = setFlag(discardFlag)
+        default:
+            break
         }
     }
 
@@ -418,54 +544,67 @@ final class Lowering {
             unmasked = true
             let c = lowerExpression(condExpr)
             unmasked = false
-            if c.isError { return }
-            guard c.type == .bool else { error(condExpr.location, "loop condition must be a bool, found \(c.type)"); return }
-            guard let k = b.constantValue(c.ids[0]) else {
-                error(condExpr.location, "loop condition is not a constant expression: loops need constant bounds and an index the body does not change (GLSL ES 1.00, Appendix A)")
-                return
-            }
-            if k == 0 { return }
-            if let brk = frame.loops.last?.breakFlag, b.constantValue(brk) == 1 { return }
+            guard loopContinues(c, condExpr.location) else { return }
             iterations += 1
-            totalIterations += 1
-            if iterations > Lowering.maximumIterations {
-                error(loc, "loop does not end within \(Lowering.maximumIterations) iterations (infinite loop?)")
-                return
-            }
-            if totalIterations > Lowering.maximumTotalIterations {
-                let muted = diagnostics.muted
-                diagnostics.muted = 0
-                error(loc, "loops run more than \(Lowering.maximumTotalIterations) iterations in all once unrolled")
-                diagnostics.muted = muted
-                return
-            }
-            if b.isTooLarge { return }
+            guard countIteration(iterations, loc) else { return }
             if case .declaration = body {} else { scoped(body) }
             frames[frames.count - 1].loops[frames[frames.count - 1].loops.count - 1].continueFlag = nil
             if let s = step {
+                // without a step the index never changes: the constant condition stays true
                 unmasked = true
                 _ = lowerExpression(s)
                 unmasked = false
-            } else if iterations == 1 {
-                // without a step the index never changes: the constant condition stays true
             }
         }
+    }
+
+    /// Whether the loop condition, just lowered, lets another iteration run: a constant true (and
+    /// no unconditional break yet); false after reporting a condition that is not a constant bool.
+    @inline(never)
+    private func loopContinues(_ c: Value, _ loc: ShaderSourceLocation) -> Bool {
+        if c.isError { return false }
+        guard c.type == .bool else { error(loc, "loop condition must be a bool, found \(c.type)"); return false }
+        guard let k = b.constantValue(c.ids[0]) else {
+            error(loc, "loop condition is not a constant expression: loops need constant bounds and an index the body does not change (GLSL ES 1.00, Appendix A)")
+            return false
+        }
+        if k == 0 { return false }
+        if let brk = frame.loops.last?.breakFlag, b.constantValue(brk) == 1 { return false }
+        return true
+    }
+
+    /// Counts an iteration against the loop's and the shader's limits and the budget.
+    @inline(never)
+    private func countIteration(_ iterations: Int, _ loc: ShaderSourceLocation) -> Bool {
+        totalIterations += 1
+        if iterations > Lowering.maximumIterations {
+            error(loc, "loop does not end within \(Lowering.maximumIterations) iterations (infinite loop?)")
+            return false
+        }
+        if totalIterations > Lowering.maximumTotalIterations {
+            diagnostics.limitError(loc, "loops run more than \(Lowering.maximumTotalIterations) iterations in all once unrolled")
+            return false
+        }
+        return withinBudget(at: loc)
     }
 
     // MARK: functions
 
     /// Lowers a call to a user function by inlining its body. Arguments are already lowered.
-    func inline(_ f: FunctionDecl, body: [Stmt], arguments: [Value], checkingOnly: Bool) -> (value: Value, outs: [[Int32]]) {
-        let returnType = resolveTypeQuietly(f.returnType)
-        if inlineStack.count >= 64 && !inlineStack.contains(f.name) {
-            let muted = diagnostics.muted
-            diagnostics.muted = 0
-            error(f.location, "function calls nested more than 64 deep (at '\(f.name)')")
-            diagnostics.muted = muted
+    func inline(_ function: UserFunction, arguments: [Value], checkingOnly: Bool) -> (value: Value, outs: [[Int32]]) {
+        let f = function.decl
+        let returnType = function.returnType
+        func zeros() -> (value: Value, outs: [[Int32]]) {
+            (Value(type: returnType, ids: Array(repeating: b.constant(0), count: max(0, returnType.componentCount))), [])
         }
-        if inlineStack.contains(f.name) || inlineStack.count >= 64 {  // recursion: reported by the call-graph check
-            return (Value(type: returnType, ids: Array(repeating: b.constant(0), count: max(0, returnType.componentCount))), [])
+        guard let body = f.body, !stopped else { return zeros() }
+        if inlineStack.count >= ShaderLimits.callNesting && !inlineStack.contains(f.name) {
+            diagnostics.limitError(f.location, "function calls nested more than \(ShaderLimits.callNesting) deep (at '\(f.name)')")
         }
+        if inlineStack.contains(f.name) || inlineStack.count >= ShaderLimits.callNesting {  // recursion: reported by the call-graph check
+            return zeros()
+        }
+        b.charge(f.parameters.count + max(0, returnType.componentCount))
         inlineStack.append(f.name)
         if !checkingOnly { diagnostics.muted += 1 }
         let savedScopes = scopes
@@ -473,17 +612,17 @@ final class Lowering {
         let savedUnmasked = unmasked
         unmasked = false
         scopes = [scopes[0], [:]]
-        for (p, a) in zip(f.parameters, arguments) {
+        for ((p, t), a) in zip(zip(f.parameters, function.parameterTypes), arguments) {
             guard let name = p.name else { continue }
-            let t = parameterType(p)
             let ids = p.qualifier == .out ? Array(repeating: b.constant(0), count: max(0, t.componentCount)) : a.ids
+            if p.qualifier == .out { b.charge(t.componentCount) }
             scopes[1][name] = Variable(name: name, type: t, ids: ids, storage: p.isConst ? .constParameter : .local, location: p.location)
         }
         frames.append(Frame(name: f.name, ifMask: entryMask, returnFlag: nil, returnType: returnType,
                             returnValue: Array(repeating: b.constant(0), count: max(0, returnType.componentCount))))
         lowerBlock(body)
         let done = frames.removeLast()
-        if returnType != .void && done.returnFlag == nil && !returnType.isError {
+        if returnType != .void && done.returnFlag == nil && !returnType.isError && !stopped {
             error(f.location, "function '\(f.name)' does not return a value")
         }
         let outValues = f.parameters.map { p in p.name.flatMap { scopes[1][$0]?.ids } ?? [] }

@@ -1,7 +1,43 @@
+import MediaGraphShaderTiles
+
 /// Expressions: operators, swizzles, indexing, constructors, calls.
+///
+/// The walk recurses once per level of the syntax tree (and again through inlined calls), up to
+/// `ShaderLimits.inlinedNesting` levels, which must fit a thread's stack in debug builds too. So
+/// the functions on that path only lower their operands and hand the values to `@inline(never)`
+/// functions (`finish...`) that check types and emit: a level costs a few small frames.
 extension Lowering {
     func lowerExpression(_ e: Expr) -> Value {
-        if b.isTooLarge { return .error }
+        defer { nesting -= 1 }
+        guard enter(at: e.location) else { return .error }
+        switch e.kind {
+        case .intLiteral, .floatLiteral, .boolLiteral, .identifier:
+            return lowerLeaf(e)
+        case .sequence(let l, let r):
+            _ = lowerExpression(l)
+            return lowerExpression(r)
+        case .unary(let op, let x):
+            if op == "++" || op == "--" { return lowerIncrement(op, x, isPrefix: true) }
+            return finishUnary(op, lowerExpression(x), e.location)
+        case .postfix(let op, let x):
+            return lowerIncrement(op, x, isPrefix: false)
+        case .binary(let op, let l, let r):
+            return lowerBinary(op, l, r, e.location)
+        case .assign(let op, let l, let r):
+            return lowerAssignment(op, l, r, e.location)
+        case .ternary(let c, let x, let y):
+            return lowerTernary(c, x, y, e.location)
+        case .field(let base, let name, let loc):
+            return finishField(lowerExpression(base), name, loc)
+        case .index(let base, let indexExpr):
+            return finishIndex(lowerExpression(base), lowerExpression(indexExpr), indexExpr.location, e.location)
+        case .call(let name, let args):
+            return lowerCall(name, args, e.location)
+        }
+    }
+
+    @inline(never)
+    private func lowerLeaf(_ e: Expr) -> Value {
         switch e.kind {
         case .intLiteral(let v): return Value(type: .int, ids: [b.constant(Float(v))])
         case .floatLiteral(let v): return Value(type: .float, ids: [b.constant(Float(v))])
@@ -13,82 +49,107 @@ extension Lowering {
                 } else if ShaderType.named(name) != nil {
                     error(e.location, "type name '\(name)' used as a value; did you mean '\(name)(...)'?")
                 } else {
-                    error(e.location, "use of undeclared identifier '\(name)'")
+                    error(e.location, "use of undeclared identifier '\(name.clipped())'")
                 }
                 return .error
             }
             return Value(type: v.type, ids: v.ids)
-        case .sequence(let l, let r):
-            _ = lowerExpression(l)
-            return lowerExpression(r)
-        case .unary(let op, let x):
-            return lowerUnary(op, x, e.location)
-        case .postfix(let op, let x):
-            guard let lv = lvalue(x), checkNumeric(lv.type, op, x.location) else { return .error }
-            let old = lv.positions.map { lv.variable.ids[$0] }
-            let one = b.constant(1)
-            assign(lv, old.map { b.emit(op == "++" ? .add : .sub, $0, one) })
-            return Value(type: lv.type, ids: old)
-        case .binary(let op, let l, let r):
-            return lowerBinary(op, l, r, e.location)
-        case .assign(let op, let l, let r):
-            let rv = lowerExpression(r)
-            guard let lv = lvalue(l) else { return .error }
-            if lv.variable.storage == .fragColor { fragColorWritten = true }  // no second error for it
-            if rv.isError { return .error }
-            var value = rv
-            if op != "=" {
-                value = arithmetic(String(op.dropLast()), Value(type: lv.type, ids: lv.positions.map { lv.variable.ids[$0] }), rv, e.location)
-                if value.isError { return .error }
-            }
-            guard value.type == lv.type else {
-                error(e.location, op == "=" ? "cannot assign a value of type \(value.type) to \(describe(l)) of type \(lv.type)"
-                                            : "'\(op)' of \(lv.type) and \(rv.type) gives \(value.type), which cannot be stored in \(describe(l)) of type \(lv.type)")
-                return .error
-            }
-            assign(lv, value.ids)
-            return value
-        case .ternary(let c, let x, let y):
-            let cv = lowerExpression(c)
-            if !cv.isError && cv.type != .bool { error(c.location, "condition of '?:' must be a bool, found \(cv.type)") }
-            let cond = (cv.isError || cv.type != .bool) ? b.constant(1) : cv.ids[0]
-            let xv = underMask(cond) { lowerExpression(x) }
-            let yv = underMask(b.emit(.not, cond)) { lowerExpression(y) }
-            if cv.isError || xv.isError || yv.isError || cv.type != .bool { return .error }
-            guard xv.type == yv.type else {
-                error(e.location, "the two results of '?:' have different types: \(xv.type) and \(yv.type)")
-                return .error
-            }
-            if xv.type.isArray { error(e.location, "'?:' cannot select arrays"); return .error }
-            return Value(type: xv.type, ids: zip(xv.ids, yv.ids).map { b.emit(.select, cond, $0, $1) })
-        case .field(let base, let name, let loc):
-            let v = lowerExpression(base)
-            if v.isError { return .error }
-            guard let positions = swizzle(name, of: v.type, at: loc, forWriting: false) else { return .error }
-            return Value(type: ShaderType(v.type.scalar, size: positions.count), ids: positions.map { v.ids[$0] })
-        case .index(let base, let indexExpr):
-            let v = lowerExpression(base)
-            let i = lowerExpression(indexExpr)
-            if v.isError || i.isError { return .error }
-            guard let (elementType, stride, count) = indexing(v.type, at: e.location) else { return .error }
-            guard i.type == .int else { error(indexExpr.location, "index must be an int, found \(i.type)"); return .error }
-            if let k = b.constantValue(i.ids[0]) {
-                guard k >= 0 && Int(k) < count else {
-                    error(indexExpr.location, "index \(Int(k)) is out of range for \(v.type) (0...\(count - 1))")
-                    return .error
-                }
-                return Value(type: elementType, ids: Array(v.ids[Int(k) * stride ..< (Int(k) + 1) * stride]))
-            }
-            // A varying index: select among the elements (out of range reads element 0).
-            var ids = Array(v.ids[0..<stride])
-            for k in 1..<count {
-                let hit = b.emit(.eq, i.ids[0], b.constant(Float(k)))
-                for c in 0..<stride { ids[c] = b.emit(.select, hit, v.ids[k * stride + c], ids[c]) }
-            }
-            return Value(type: elementType, ids: ids)
-        case .call(let name, let args):
-            return lowerCall(name, args, e.location)
+        default:
+            return .error
         }
+    }
+
+    /// `++x`, `--x`, `x++`, `x--`: the new value, or for postfix the old one.
+    private func lowerIncrement(_ op: String, _ x: Expr, isPrefix: Bool) -> Value {
+        guard let lv = lvalue(x) else { return .error }
+        return finishIncrement(op, lv, isPrefix: isPrefix, x.location)
+    }
+
+    @inline(never)
+    private func finishIncrement(_ op: String, _ lv: LValue, isPrefix: Bool, _ loc: ShaderSourceLocation) -> Value {
+        guard checkNumeric(lv.type, op, loc) else { return .error }
+        let old = lv.positions.map { lv.variable.ids[$0] }
+        let one = b.constant(1)
+        let new = old.map { b.emit(op == "++" ? .add : .sub, $0, one) }
+        assign(lv, new)
+        return Value(type: lv.type, ids: isPrefix ? new : old)
+    }
+
+    private func lowerAssignment(_ op: String, _ l: Expr, _ r: Expr, _ loc: ShaderSourceLocation) -> Value {
+        let rv = lowerExpression(r)
+        guard let lv = lvalue(l) else { return .error }
+        return finishAssignment(op, lv, rv, l, loc)
+    }
+
+    @inline(never)
+    private func finishAssignment(_ op: String, _ lv: LValue, _ rv: Value, _ l: Expr, _ loc: ShaderSourceLocation) -> Value {
+        if lv.variable.storage == .fragColor { fragColorWritten = true }  // no second error for it
+        if rv.isError { return .error }
+        var value = rv
+        if op != "=" {
+            value = arithmetic(String(op.dropLast()), Value(type: lv.type, ids: lv.positions.map { lv.variable.ids[$0] }), rv, loc)
+            if value.isError { return .error }
+        }
+        guard value.type == lv.type else {
+            error(loc, op == "=" ? "cannot assign a value of type \(value.type) to \(describe(l)) of type \(lv.type)"
+                                 : "'\(op)' of \(lv.type) and \(rv.type) gives \(value.type), which cannot be stored in \(describe(l)) of type \(lv.type)")
+            return .error
+        }
+        assign(lv, value.ids)
+        return value
+    }
+
+    private func lowerTernary(_ c: Expr, _ x: Expr, _ y: Expr, _ loc: ShaderSourceLocation) -> Value {
+        let cv = lowerExpression(c)
+        let cond = ternaryCondition(cv, c.location)
+        let xv = underMask(cond) { lowerExpression(x) }
+        let yv = underMask(b.emit(.not, cond)) { lowerExpression(y) }
+        return finishTernary(cv, cond, xv, yv, loc)
+    }
+
+    @inline(never)
+    private func ternaryCondition(_ cv: Value, _ loc: ShaderSourceLocation) -> Int32 {
+        if !cv.isError && cv.type != .bool { error(loc, "condition of '?:' must be a bool, found \(cv.type)") }
+        return (cv.isError || cv.type != .bool) ? b.constant(1) : cv.ids[0]
+    }
+
+    @inline(never)
+    private func finishTernary(_ cv: Value, _ cond: Int32, _ xv: Value, _ yv: Value, _ loc: ShaderSourceLocation) -> Value {
+        if cv.isError || xv.isError || yv.isError || cv.type != .bool { return .error }
+        guard xv.type == yv.type else {
+            error(loc, "the two results of '?:' have different types: \(xv.type) and \(yv.type)")
+            return .error
+        }
+        if xv.type.isArray { error(loc, "'?:' cannot select arrays"); return .error }
+        return Value(type: xv.type, ids: zip(xv.ids, yv.ids).map { b.emit(.select, cond, $0, $1) })
+    }
+
+    @inline(never)
+    private func finishField(_ v: Value, _ name: String, _ loc: ShaderSourceLocation) -> Value {
+        if v.isError { return .error }
+        guard let positions = swizzle(name, of: v.type, at: loc, forWriting: false) else { return .error }
+        return Value(type: ShaderType(v.type.scalar, size: positions.count), ids: positions.map { v.ids[$0] })
+    }
+
+    @inline(never)
+    private func finishIndex(_ v: Value, _ i: Value, _ indexLocation: ShaderSourceLocation, _ loc: ShaderSourceLocation) -> Value {
+        if v.isError || i.isError { return .error }
+        guard let (elementType, stride, count) = indexing(v.type, at: loc) else { return .error }
+        guard i.type == .int else { error(indexLocation, "index must be an int, found \(i.type)"); return .error }
+        if let k = b.constantValue(i.ids[0]) {
+            guard let n = Lowering.index(k, below: count) else {
+                error(indexLocation, "index \(Lowering.describe(k)) is out of range for \(v.type) (0...\(count - 1))")
+                return .error
+            }
+            return Value(type: elementType, ids: Array(v.ids[n * stride ..< (n + 1) * stride]))
+        }
+        // A varying index: select among the elements (out of range reads element 0).
+        var ids = Array(v.ids[0..<stride])
+        for k in 1..<count {
+            let hit = b.emit(.eq, i.ids[0], b.constant(Float(k)))
+            for c in 0..<stride { ids[c] = b.emit(.select, hit, v.ids[k * stride + c], ids[c]) }
+        }
+        return Value(type: elementType, ids: ids)
     }
 
     /// Lowers `body` with the active lanes narrowed to `cond` (side effects in one branch of
@@ -148,49 +209,59 @@ extension Lowering {
 
     /// Resolves an assignment target; reports why it is not one.
     func lvalue(_ e: Expr) -> LValue? {
+        defer { nesting -= 1 }
+        guard enter(at: e.location) else { return nil }
         switch e.kind {
         case .identifier(let name):
-            guard let v = lookup(name) else {
-                error(e.location, "use of undeclared identifier '\(name)'")
-                return nil
-            }
-            if let reason = v.readOnlyReason { error(e.location, reason); return nil }
-            return LValue(variable: v, positions: Array(0..<v.type.componentCount), type: v.type)
+            return variableTarget(name, e.location)
         case .field(let base, let name, let loc):
-            guard let lv = lvalue(base), let positions = swizzle(name, of: lv.type, at: loc, forWriting: true) else { return nil }
-            return LValue(variable: lv.variable, positions: positions.map { lv.positions[$0] },
-                          type: ShaderType(lv.type.scalar, size: positions.count))
+            guard let lv = lvalue(base) else { return nil }
+            return fieldTarget(lv, name, loc)
         case .index(let base, let indexExpr):
             guard let lv = lvalue(base) else { return nil }
-            let i = lowerExpression(indexExpr)
-            if i.isError { return nil }
-            guard let (elementType, stride, count) = indexing(lv.type, at: e.location) else { return nil }
-            guard i.type == .int, let k = b.constantValue(i.ids[0]) else {
-                error(indexExpr.location, "unsupported feature: assigning through a non-constant index (use a constant or a loop index)")
-                return nil
-            }
-            guard k >= 0 && Int(k) < count else {
-                error(indexExpr.location, "index \(Int(k)) is out of range for \(lv.type) (0...\(count - 1))")
-                return nil
-            }
-            return LValue(variable: lv.variable, positions: Array(lv.positions[Int(k) * stride ..< (Int(k) + 1) * stride]), type: elementType)
+            return indexTarget(lv, lowerExpression(indexExpr), indexExpr.location, e.location)
         default:
             error(e.location, "expression is not assignable")
             return nil
         }
     }
 
+    @inline(never)
+    private func variableTarget(_ name: String, _ loc: ShaderSourceLocation) -> LValue? {
+        guard let v = lookup(name) else {
+            error(loc, "use of undeclared identifier '\(name.clipped())'")
+            return nil
+        }
+        if let reason = v.readOnlyReason { error(loc, reason); return nil }
+        return LValue(variable: v, positions: Array(0..<v.type.componentCount), type: v.type)
+    }
+
+    @inline(never)
+    private func fieldTarget(_ lv: LValue, _ name: String, _ loc: ShaderSourceLocation) -> LValue? {
+        guard let positions = swizzle(name, of: lv.type, at: loc, forWriting: true) else { return nil }
+        return LValue(variable: lv.variable, positions: positions.map { lv.positions[$0] },
+                      type: ShaderType(lv.type.scalar, size: positions.count))
+    }
+
+    @inline(never)
+    private func indexTarget(_ lv: LValue, _ i: Value, _ indexLocation: ShaderSourceLocation, _ loc: ShaderSourceLocation) -> LValue? {
+        if i.isError { return nil }
+        guard let (elementType, stride, count) = indexing(lv.type, at: loc) else { return nil }
+        guard i.type == .int, let k = b.constantValue(i.ids[0]) else {
+            error(indexLocation, "unsupported feature: assigning through a non-constant index (use a constant or a loop index)")
+            return nil
+        }
+        guard let n = Lowering.index(k, below: count) else {
+            error(indexLocation, "index \(Lowering.describe(k)) is out of range for \(lv.type) (0...\(count - 1))")
+            return nil
+        }
+        return LValue(variable: lv.variable, positions: Array(lv.positions[n * stride ..< (n + 1) * stride]), type: elementType)
+    }
+
     // MARK: operators
 
-    private func lowerUnary(_ op: String, _ x: Expr, _ loc: ShaderSourceLocation) -> Value {
-        if op == "++" || op == "--" {
-            guard let lv = lvalue(x), checkNumeric(lv.type, op, x.location) else { return .error }
-            let one = b.constant(1)
-            let new = lv.positions.map { b.emit(op == "++" ? .add : .sub, lv.variable.ids[$0], one) }
-            assign(lv, new)
-            return Value(type: lv.type, ids: new)
-        }
-        let v = lowerExpression(x)
+    @inline(never)
+    private func finishUnary(_ op: String, _ v: Value, _ loc: ShaderSourceLocation) -> Value {
         if v.isError { return .error }
         switch op {
         case "-":
@@ -210,16 +281,24 @@ extension Lowering {
             let lv = lowerExpression(l)
             let lid = (lv.isError || lv.type != .bool) ? b.constant(1) : lv.ids[0]
             let rv = op == "^^" ? lowerExpression(r) : underMask(op == "&&" ? lid : b.emit(.not, lid)) { lowerExpression(r) }
-            if lv.isError || rv.isError { return .error }
-            guard lv.type == .bool && rv.type == .bool else {
-                error(loc, "operator '\(op)' needs bool operands, found \(lv.type) and \(rv.type)")
-                return .error
-            }
-            let o: Op = op == "&&" ? .and : op == "||" ? .or : .xor
-            return Value(type: .bool, ids: [b.emit(o, lv.ids[0], rv.ids[0])])
+            return finishLogical(op, lv, rv, loc)
         }
-        let lv = lowerExpression(l)
-        let rv = lowerExpression(r)
+        return finishBinary(op, lowerExpression(l), lowerExpression(r), loc)
+    }
+
+    @inline(never)
+    private func finishLogical(_ op: String, _ lv: Value, _ rv: Value, _ loc: ShaderSourceLocation) -> Value {
+        if lv.isError || rv.isError { return .error }
+        guard lv.type == .bool && rv.type == .bool else {
+            error(loc, "operator '\(op)' needs bool operands, found \(lv.type) and \(rv.type)")
+            return .error
+        }
+        let o: Op = op == "&&" ? .and : op == "||" ? .or : .xor
+        return Value(type: .bool, ids: [b.emit(o, lv.ids[0], rv.ids[0])])
+    }
+
+    @inline(never)
+    private func finishBinary(_ op: String, _ lv: Value, _ rv: Value, _ loc: ShaderSourceLocation) -> Value {
         if lv.isError || rv.isError { return .error }
         switch op {
         case "<", ">", "<=", ">=":
@@ -292,55 +371,67 @@ extension Lowering {
 
     // MARK: calls
 
+    /// Constructors, user functions (inlined) and built-ins; arguments are lowered first.
     private func lowerCall(_ name: String, _ argExprs: [Expr], _ loc: ShaderSourceLocation) -> Value {
-        if let type = ShaderType.named(name) {
-            let args = argExprs.map(lowerExpression)
-            if args.contains(where: \.isError) { return .error }
-            return construct(type, name: name, args, loc)
-        }
-        if let overloads = functions[name] {
-            // out/inout arguments are resolved as targets, the others as values.
-            let args = argExprs.map(lowerExpression)
-            if args.contains(where: \.isError) { return .error }
-            let types = args.map(\.type)
-            guard let f = overloads.first(where: { $0.parameters.map(parameterType) == types }) else {
-                let expected = overloads.map { "\(name)(" + $0.parameters.map { parameterType($0).description }.joined(separator: ", ") + ")" }
-                if overloads.count == 1 && overloads[0].parameters.count != args.count {
-                    error(loc, "wrong number of arguments to '\(name)': expected \(overloads[0].parameters.count), found \(args.count)")
-                } else {
-                    error(loc, "no matching function for call to \(name)(" + types.map(\.description).joined(separator: ", ") + "); candidates: " + expected.joined(separator: ", "))
-                }
-                return .error
-            }
-            var targets: [LValue?] = []
-            for (p, a) in zip(f.parameters, argExprs) {
-                if p.qualifier == .out || p.qualifier == .inout {
-                    let lv = lvalue(a)
-                    if lv == nil { return .error }
-                    targets.append(lv)
-                } else {
-                    targets.append(nil)
-                }
-            }
-            guard let body = f.body else {
-                error(loc, "function '\(name)' is declared but never defined")
-                return .error
-            }
-            let (value, outs) = inline(f, body: body, arguments: args, checkingOnly: false)
-            for (i, t) in targets.enumerated() {
-                if let t = t, i < outs.count, outs[i].count == t.positions.count { assign(t, outs[i]) }
-            }
-            return value
-        }
-        if Builtins.names.contains(name) {
-            let args = argExprs.map(lowerExpression)
-            if args.contains(where: \.isError) { return .error }
-            return callBuiltin(name, args, loc)
-        }
+        let type = ShaderType.named(name)
+        let overloads = functions[name]
+        guard type != nil || overloads != nil || Builtins.names.contains(name) else { return unknownFunction(name, loc) }
+        var args: [Value] = []
+        args.reserveCapacity(argExprs.count)
+        for a in argExprs { args.append(lowerExpression(a)) }
+        if args.contains(where: \.isError) { return .error }
+        if let type { return construct(type, name: name, args, loc) }
+        if let overloads { return callUserFunction(name, overloads, args, argExprs, loc) }
+        return callBuiltin(name, args, loc)
+    }
+
+    @inline(never)
+    private func unknownFunction(_ name: String, _ loc: ShaderSourceLocation) -> Value {
         if Builtins.unsupported.contains(name) {
             error(loc, "unsupported feature: built-in function '\(name)'")
         } else {
-            error(loc, "use of undeclared function '\(name)'")
+            error(loc, "use of undeclared function '\(name.clipped())'")
+        }
+        return .error
+    }
+
+    /// Inlines the overload the argument types select; out/inout arguments are resolved as
+    /// targets (the others were lowered as values) and assigned the results.
+    private func callUserFunction(_ name: String, _ overloads: [UserFunction], _ args: [Value], _ argExprs: [Expr],
+                                  _ loc: ShaderSourceLocation) -> Value {
+        b.charge(overloads.count)
+        guard let function = overloads.first(where: { $0.parameterTypes.elementsEqual(args.lazy.map(\.type)) }) else {
+            return noMatchingOverload(name, overloads, args, loc)
+        }
+        let f = function.decl
+        var targets: [LValue?] = []
+        for (p, a) in zip(f.parameters, argExprs) {
+            if p.qualifier == .out || p.qualifier == .inout {
+                guard let lv = lvalue(a) else { return .error }
+                targets.append(lv)
+            } else {
+                targets.append(nil)
+            }
+        }
+        guard f.body != nil else {
+            error(loc, "function '\(name)' is declared but never defined")
+            return .error
+        }
+        let (value, outs) = inline(function, arguments: args, checkingOnly: false)
+        for (i, t) in targets.enumerated() {
+            if let t = t, i < outs.count, outs[i].count == t.positions.count { assign(t, outs[i]) }
+        }
+        return value
+    }
+
+    @inline(never)
+    private func noMatchingOverload(_ name: String, _ overloads: [UserFunction], _ args: [Value], _ loc: ShaderSourceLocation) -> Value {
+        let expected = overloads.prefix(8).map { "\(name)(" + $0.parameterTypes.map(\.description).joined(separator: ", ") + ")" }
+            + (overloads.count > 8 ? ["... (\(overloads.count) in all)"] : [])
+        if overloads.count == 1 && overloads[0].parameterTypes.count != args.count {
+            error(loc, "wrong number of arguments to '\(name)': expected \(overloads[0].parameterTypes.count), found \(args.count)")
+        } else {
+            error(loc, "no matching function for call to \(name)(" + args.map(\.type.description).joined(separator: ", ") + "); candidates: " + expected.joined(separator: ", "))
         }
         return .error
     }
@@ -355,6 +446,7 @@ extension Lowering {
         }
     }
 
+    @inline(never)
     func construct(_ type: ShaderType, name: String, _ args: [Value], _ loc: ShaderSourceLocation) -> Value {
         if type.scalar == .void || type.scalar == .sampler {
             error(loc, "cannot construct a value of type \(type)")

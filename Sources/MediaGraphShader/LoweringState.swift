@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// A value during lowering: its type and one SSA value per scalar component.
 struct Value {
     var type: ShaderType
@@ -15,6 +17,8 @@ final class Variable {
     var ids: [Int32]
     let storage: Storage
     let location: ShaderSourceLocation
+    /// Declared at global scope (and assignable): checking a function alone must undo its writes.
+    var isGlobal = false
     init(name: String, type: ShaderType, ids: [Int32], storage: Storage, location: ShaderSourceLocation) {
         self.name = name; self.type = type; self.ids = ids; self.storage = storage; self.location = location
     }
@@ -55,4 +59,11 @@ struct Frame {
     var returnType: ShaderType
     var returnValue: [Int32]
     var loops: [LoopState] = []
+}
+
+/// A user function with its parameter and return types resolved once.
+struct UserFunction {
+    var decl: FunctionDecl
+    var parameterTypes: [ShaderType]
+    var returnType: ShaderType
 }

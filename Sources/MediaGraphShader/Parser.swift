@@ -1,15 +1,25 @@
 /// Recursive-descent parser for GLSL ES 1.00 fragment shaders. Reports a syntax error, skips to
 /// the end of the statement and carries on, so one run reports several errors.
+///
+/// Its recursion is bounded on any input: every way an expression nests (parentheses, prefix
+/// operators, the right side of `=`, both results of `?:`, arguments, indices) counts one level
+/// of `ShaderLimits.expressionNesting` before it recurses, and the tree it builds is no deeper
+/// (later passes recurse on it); blocks and statements have their own limits. Binary operators
+/// are parsed by precedence climbing, so a nesting level costs a few stack frames, not one per
+/// precedence level.
 struct Parser {
     private var tokens: [Token]
     private var index = 0
     var diagnostics: DiagnosticList
 
     private struct SyntaxError: Error {}
-    /// Limits that keep recursion (here and in lowering) far from the stack's end on any input.
-    static let maximumExpressionDepth = 256
-    static let maximumBlockDepth = 64
+    static let maximumExpressionDepth = ShaderLimits.expressionNesting
+    static let maximumBlockDepth = ShaderLimits.blockNesting
     private var blockDepth = 0
+    private var statementDepth = 0
+    private var functionCount = 0
+    /// Set when a limit stopped the parse (the function count): nothing after it is read.
+    private(set) var failed = false
 
     static let typeNames: Set<String> = ["void", "float", "int", "bool", "vec2", "vec3", "vec4",
                                          "ivec2", "ivec3", "ivec4", "bvec2", "bvec3", "bvec4",
@@ -55,7 +65,7 @@ struct Parser {
 
     mutating func parseTranslationUnit() -> [TopLevel] {
         var items: [TopLevel] = []
-        while current.kind != .end {
+        while current.kind != .end && !failed {
             let start = index
             do {
                 if let item = try parseExternalDeclaration() { items.append(item) }
@@ -100,6 +110,11 @@ struct Parser {
         skipPrecisions()
         let type = try parseTypeName()
         if storage == .none && current.kind == .identifier && peek().isPunct("(") {
+            functionCount += 1
+            if functionCount > ShaderLimits.functions {
+                failed = true
+                throw fail("more than \(ShaderLimits.functions) functions")
+            }
             return .function(try parseFunction(returnType: type))
         }
         let decls = try parseDeclarators(type: type)
@@ -208,7 +223,7 @@ struct Parser {
         let open = advance()
         blockDepth += 1
         defer { blockDepth -= 1 }
-        if blockDepth > Parser.maximumBlockDepth {
+        if blockDepth > Parser.maximumBlockDepth || statementDepth > ShaderLimits.statementNesting {
             diagnostics.error(open.location, "blocks nested more than \(Parser.maximumBlockDepth) deep")
             synchronizeToClosingBrace()
             return []
@@ -252,9 +267,11 @@ struct Parser {
     private mutating func parseStatement() throws -> Stmt {
         let t = current
         // if/else and for without braces nest statements too.
-        blockDepth += 1
-        defer { blockDepth -= 1 }
-        if blockDepth > Parser.maximumBlockDepth * 2 { throw fail("statements nested too deeply") }
+        statementDepth += 1
+        defer { statementDepth -= 1 }
+        if statementDepth > ShaderLimits.statementNesting {
+            throw fail("statements nested more than \(ShaderLimits.statementNesting) deep")
+        }
         if t.isPunct("{") { return .block(parseBlockBody()) }
         if t.isPunct(";") { _ = advance(); return .empty }
         if t.kind == .identifier {
@@ -347,7 +364,16 @@ struct Parser {
         return e
     }
 
+    /// Expressions open around the current token (see the type's comment).
     private var expressionNesting = 0
+
+    /// Counts one level of nesting before the parser recurses into it.
+    private mutating func enterNesting() throws {
+        expressionNesting += 1
+        if expressionNesting > Parser.maximumExpressionDepth {
+            throw fail("expression too complex: nested more than \(Parser.maximumExpressionDepth) levels")
+        }
+    }
 
     private mutating func checked(_ e: Expr) throws -> Expr {
         if e.depth > Parser.maximumExpressionDepth {
@@ -359,7 +385,10 @@ struct Parser {
     private static let assignOps: Set<String> = ["=", "+=", "-=", "*=", "/="]
     private static let unsupportedAssignOps: Set<String> = ["%=", "<<=", ">>=", "&=", "|=", "^="]
 
+    /// `a = b = c` and `c ? x : y = z` nest to the right: each level counts before recursing.
     private mutating func parseAssignment() throws -> Expr {
+        try enterNesting()
+        defer { expressionNesting -= 1 }
         let lhs = try parseTernary()
         if current.kind == .punct && Parser.assignOps.contains(current.text) {
             let op = advance()
@@ -384,11 +413,18 @@ struct Parser {
 
     private static let levels: [[String]] = [["||"], ["^^"], ["&&"], ["|"], ["^"], ["&"], ["==", "!="],
                                              ["<", ">", "<=", ">="], ["<<", ">>"], ["+", "-"], ["*", "/", "%"]]
+    /// Precedence level of each binary operator (index into `levels`, higher binds tighter).
+    private static let precedence: [String: Int] = {
+        var table: [String: Int] = [:]
+        for (level, ops) in levels.enumerated() { for op in ops { table[op] = level } }
+        return table
+    }()
 
-    private mutating func parseBinary(_ level: Int) throws -> Expr {
-        if level == Parser.levels.count { return try parseUnary() }
-        var lhs = try parseBinary(level + 1)
-        while current.kind == .punct && Parser.levels[level].contains(current.text) {
+    /// Binary operators of precedence `minimum` and tighter, left-associative (precedence
+    /// climbing: the same trees as one function per level, without their stack frames).
+    private mutating func parseBinary(_ minimum: Int) throws -> Expr {
+        var lhs = try parseUnary()
+        while current.kind == .punct, let level = Parser.precedence[current.text], level >= minimum {
             let op = advance()
             if ["|", "^", "&", "<<", ">>", "%"].contains(op.text) {
                 throw fail("unsupported feature: operator '\(op.text)' is reserved in GLSL ES 1.00" + (op.text == "%" ? "; use mod()" : ""), at: op.location)
@@ -401,15 +437,12 @@ struct Parser {
 
     private mutating func parseUnary() throws -> Expr {
         let t = current
-        // Parentheses and prefix operators recurse before any node exists to measure.
-        expressionNesting += 1
-        defer { expressionNesting -= 1 }
-        if expressionNesting > Parser.maximumExpressionDepth {
-            throw fail("expression too complex: nested more than \(Parser.maximumExpressionDepth) levels")
-        }
         if t.kind == .punct && ["-", "+", "!", "~", "++", "--"].contains(t.text) {
             _ = advance()
             if t.text == "~" { throw fail("unsupported feature: operator '~' is reserved in GLSL ES 1.00", at: t.location) }
+            // A run of prefix operators nests too.
+            try enterNesting()
+            defer { expressionNesting -= 1 }
             return try checked(Expr(.unary(t.text, try parseUnary()), t.location))
         }
         return try parsePostfix()

@@ -1,7 +1,7 @@
 import Dispatch
 import MediaGraphCore
 import MediaGraphKernels
-import MediaGraphShaderAVX2
+import MediaGraphShaderTiles
 
 /// Why a frame could not be processed.
 public struct ShaderRunError: Error, CustomStringConvertible, Sendable {
@@ -37,7 +37,7 @@ public final class ShaderKernel: @unchecked Sendable {
         code = program.code
         uniforms = .allocate(capacity: 1)
         uniforms[0] = 0
-        registerFileBytes = max(1, code.registerCount) * TileExecutor.registerBytes
+        registerFileBytes = max(1, code.registerCount) * Instruction.registerBytes
         colorMatrix = ColorMatrixKernel(colorMap ?? .identity, vectorPath: vectorPath)
     }
 
@@ -45,6 +45,9 @@ public final class ShaderKernel: @unchecked Sendable {
         uniforms.deallocate()
         for f in registerFiles { f.deallocate() }
     }
+
+    /// Bytes of register files one kernel may hold (one file per band of rows).
+    public static let maximumRegisterMemory = 64 << 20
 
     /// Whether `run` may be given the same frame as source and destination: true for colour-map
     /// shaders, which read only the pixel they write.
@@ -74,7 +77,10 @@ public final class ShaderKernel: @unchecked Sendable {
         }
         let rows = source.height
         let wanted = threads <= 0 ? RowBands.coreCount : threads
-        let bands = max(1, min(wanted, rows / 8))
+        // Each band has its own register file: together they stay within `maximumRegisterMemory`
+        // (a large shader with many threads asked for runs in fewer bands, not in more memory).
+        let affordable = max(1, ShaderKernel.maximumRegisterMemory / registerFileBytes)
+        let bands = max(1, min(wanted, rows / 8, affordable))
         while registerFiles.count < bands {
             registerFiles.append(.allocate(byteCount: registerFileBytes, alignment: 64))
         }
@@ -93,22 +99,11 @@ public final class ShaderKernel: @unchecked Sendable {
         let out = code.output
         code.setup.withUnsafeBufferPointer { setup in
             code.pixel.withUnsafeBufferPointer { pixel in
-                #if arch(x86_64)
-                if useAVX2 {
-                    let done = shaderBandAVX2(rows: rows, registers: registers, source: UnsafePointer(source.data0),
-                                              sourceStride: source.stride0, width: source.width, height: source.height,
-                                              destination: destination.data0, destinationStride: destination.stride0,
-                                              setup: UnsafeRawBufferPointer(setup), pixel: UnsafeRawBufferPointer(pixel),
-                                              instructionStride: MemoryLayout<Instruction>.stride,
-                                              output: (out[0], out[1], out[2], out[3]), uniforms: UnsafePointer(uniforms))
-                    if done { return }
-                }
-                #endif
-                BandRunner.run(rows: rows, registers: registers, source: UnsafePointer(source.data0),
-                               sourceStride: source.stride0, width: source.width, height: source.height,
-                               destination: destination.data0, destinationStride: destination.stride0,
-                               setup: setup, pixel: pixel, output: (out[0], out[1], out[2], out[3]),
-                               uniforms: UnsafePointer(uniforms))
+                TileLoop.run(avx2: useAVX2, rows: rows, registers: registers, source: UnsafePointer(source.data0),
+                             sourceStride: source.stride0, width: source.width, height: source.height,
+                             destination: destination.data0, destinationStride: destination.stride0,
+                             setup: setup, pixel: pixel, output: (out[0], out[1], out[2], out[3]),
+                             uniforms: UnsafePointer(uniforms))
             }
         }
     }

@@ -1,3 +1,4 @@
+import MediaGraphShaderTiles
 import MediaGraphKernels
 
 /// A fragment shader parsed, type-checked and compiled; bind uniform values to run it.
@@ -18,22 +19,34 @@ public final class ShaderProgram: @unchecked Sendable {
     let outputs: [Int32]
     let uniformSlotCount: Int
 
-    /// Compiles `source`; throws `ShaderCompileError` with every diagnostic found.
+    /// Compiles `source`; throws `ShaderCompileError` with every diagnostic found. Bounded in
+    /// time, memory and stack on any text (`ShaderLimits`).
     public init(source: String, fileName: String = "shader.glsl") throws {
         self.fileName = fileName
         self.source = source
         var lexer = Lexer(source: source, diagnostics: DiagnosticList())
         let tokens = lexer.tokenize()
+        if lexer.failed {
+            // Past a source, token or macro limit the text is cut off: what follows would only
+            // report errors about the cut.
+            throw ShaderCompileError(fileName: fileName, source: String(decoding: source.utf8.prefix(ShaderLimits.sourceBytes), as: UTF8.self),
+                                     diagnostics: lexer.diagnostics.sorted())
+        }
         var parser = Parser(tokens: tokens, diagnostics: lexer.diagnostics)
         let items = parser.parseTranslationUnit()
+        if parser.failed {
+            throw ShaderCompileError(fileName: fileName, source: source, diagnostics: parser.diagnostics.sorted())
+        }
         var diagnostics = parser.diagnostics
         CallGraph.reportRecursion(items, into: &diagnostics)
         let lowering = Lowering(diagnostics: diagnostics)
         // Declarations are still checked after syntax errors, so one run reports more.
         lowering.lower(items)
-        let all = lowering.diagnostics.items.sorted { $0.location < $1.location }
+        let all = lowering.diagnostics.sorted()
         if all.contains(where: { $0.severity == .error }) {
-            throw ShaderCompileError(fileName: fileName, source: source, diagnostics: all)
+            // Only the part of an oversized source the limit allows is quoted.
+            throw ShaderCompileError(fileName: fileName, source: String(decoding: source.utf8.prefix(ShaderLimits.sourceBytes), as: UTF8.self),
+                                     diagnostics: all)
         }
         var outputs = lowering.fragColor.ids
         if let discard = lowering.discardFlag {
@@ -52,24 +65,40 @@ public final class ShaderProgram: @unchecked Sendable {
     /// A declared uniform without a value is 0, with a warning in `warnings`.
     public func bind(uniforms values: [String: ShaderUniformValue]) throws -> BoundShaderProgram {
         var slots = [Float](repeating: 0, count: uniformSlotCount)
+        // The first few errors are listed; the rest are counted (values may come by the million).
         var errors: [ShaderUniformError] = []
-        for name in values.keys.sorted() where !uniforms.contains(where: { $0.name == name }) {
+        var unlisted = 0
+        func add(_ uniform: String, _ message: @autoclosure () -> String) {
+            if errors.count < ShaderProgram.listedBindErrors {
+                errors.append(ShaderUniformError(uniform: uniform, message: message()))
+            } else {
+                unlisted += 1
+            }
+        }
+        let declared = Set(uniforms.map(\.name))
+        let known = uniforms.prefix(16).map { "'\($0.name)'" }.joined(separator: ", ")
+            + (uniforms.count > 16 ? ", ... (\(uniforms.count) in all)" : "")
+        for name in values.keys.filter({ !declared.contains($0) }).sorted() {
             let provided = ["texelWidth", "texelHeight", "imageSize"].contains(name)
-            let known = uniforms.map { "'\($0.name)'" }.joined(separator: ", ")
-            errors.append(ShaderUniformError(uniform: name, message: provided
+            add(name, provided
                 ? "uniform '\(name)' is provided by the filter from the frame size and cannot be set"
-                : "\(fileName) declares no uniform '\(name)'" + (known.isEmpty ? " (it declares none)" : " (it declares \(known))")))
+                : "\(fileName) declares no uniform '\(name.clipped())'" + (known.isEmpty ? " (it declares none)" : " (it declares \(known))"))
         }
         var warnings: [String] = []
         for u in uniforms {
             guard let v = values[u.name] else {
-                warnings.append("\(fileName):\(u.location.line):\(u.location.column): warning: uniform '\(u.name)' (\(u.type)) has no value; it is 0")
+                if warnings.count < ShaderProgram.listedBindErrors {
+                    warnings.append("\(fileName):\(u.location.line):\(u.location.column): warning: uniform '\(u.name)' (\(u.type)) has no value; it is 0")
+                }
                 continue
             }
             switch u.components(of: v, fileName: fileName) {
             case .success(let c): for (i, x) in c.enumerated() { slots[u.slot + i] = x }
-            case .failure(let e): errors.append(e)
+            case .failure(let e): add(e.uniform, e.message)
             }
+        }
+        if unlisted > 0, let last = errors.last {
+            errors.append(ShaderUniformError(uniform: last.uniform, message: "\(unlisted) more uniform errors not listed"))
         }
         if !errors.isEmpty { throw ShaderBindError(errors: errors) }
         let specialized = Specialization.specialize(nodes: nodes, outputs: outputs, uniforms: slots)
@@ -77,6 +106,11 @@ public final class ShaderProgram: @unchecked Sendable {
                                   colorMap: ColorMapRecognizer.recognize(nodes: specialized.nodes, outputs: specialized.outputs),
                                   warnings: warnings)
     }
+}
+
+extension ShaderProgram {
+    /// Unknown uniform names listed one by one in a `ShaderBindError` (the rest are counted).
+    static let listedBindErrors = 20
 }
 
 /// Every uniform value that does not fit, one message per line.

@@ -45,6 +45,30 @@ public enum ShaderUniformValue: Sendable, Equatable, ExpressibleByFloatLiteral, 
         case .array(let a): return a.contains(where: \.containsBool)
         }
     }
+
+    /// How deep arrays nest (0 for a number or bool), found without recursion and counting at
+    /// most `limit + 1`: values come from graph files, whose arrays may nest arbitrarily.
+    func nestingDepth(limit: Int) -> Int {
+        var level: [ShaderUniformValue] = [self]
+        var depth = 0
+        while depth <= limit {
+            let next = level.flatMap { v -> [ShaderUniformValue] in if case .array(let a) = v { return a } else { return [] } }
+            if next.isEmpty && !level.contains(where: { if case .array = $0 { return true } else { return false } }) { return depth }
+            depth += 1
+            level = next
+        }
+        return depth
+    }
+
+    /// `description`, cut after a few elements, for messages.
+    var summary: String {
+        switch self {
+        case .number, .bool: return description
+        case .array(let a):
+            let shown = a.prefix(8).map(\.summary).joined(separator: ", ")
+            return "[" + shown + (a.count > 8 ? ", ... (\(a.count) elements)" : "") + "]"
+        }
+    }
 }
 
 /// A uniform value the shader cannot take: unknown name, wrong type or length.
@@ -62,27 +86,29 @@ extension ShaderUniform {
                 "uniform '\(name)' (\(type), declared at \(fileName):\(location.line)): expected \(expected), found \(why)"))
         }
         let n = type.componentCount
+        // Matrix columns and array elements nest one level; nothing nests deeper.
+        guard value.nestingDepth(limit: 2) <= 2 else { return fail("arrays nested more than 2 deep") }
         let values = value.flattened
         // Shape: a scalar takes a number; others an array, flat or nested by column / element.
         switch value {
         case .number, .bool:
-            guard n == 1 else { return fail("a single value \(value)") }
+            guard n == 1 else { return fail("a single value \(value.summary)") }
         case .array(let items):
-            guard n > 1 else { return fail("an array \(value)") }
+            guard n > 1 else { return fail("an array \(value.summary)") }
             let nested = items.contains { if case .array = $0 { return true } else { return false } }
             if nested {
                 let inner = type.isArray ? type.element.componentCount : type.size
                 let outer = type.isArray ? type.arrayLength : type.columns
                 guard items.count == outer, items.allSatisfy({ $0.flattened.count == inner }) else {
-                    return fail("\(items.count) arrays of \(items.map { String($0.flattened.count) }.joined(separator: ", ")) numbers")
+                    return fail("\(items.count) arrays of \(items.prefix(8).map { String($0.flattened.count) }.joined(separator: ", "))\(items.count > 8 ? ", ..." : "") numbers")
                 }
             }
         }
         guard values.count == n else { return fail("\(values.count) numbers") }
         if type.scalar == .bool {
-            guard values.allSatisfy({ $0 == 0 || $0 == 1 }) else { return fail("\(value) (bools are true/false or 0/1)") }
+            guard values.allSatisfy({ $0 == 0 || $0 == 1 }) else { return fail("\(value.summary) (bools are true/false or 0/1)") }
         } else if value.containsBool {
-            return fail("\(value) (a bool where a number is needed)")
+            return fail("\(value.summary) (a bool where a number is needed)")
         }
         if type.scalar == .int, let bad = values.first(where: { $0 != $0.rounded() || abs($0) > 16_777_216 }) {
             return fail("\(bad), which is not a whole number (ints are exact up to 2^24)")

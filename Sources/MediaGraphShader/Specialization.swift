@@ -1,3 +1,5 @@
+import MediaGraphShaderTiles
+
 /// Rebuilds the SSA with the bound uniform values as constants, so the builder's folding and
 /// identities see them (sepia with intensity 1 loses its mix; a branch on a uniform becomes
 /// straight code). Only values the outputs need are copied.

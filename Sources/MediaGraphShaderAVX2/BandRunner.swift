@@ -1,1 +1,1 @@
-../MediaGraphShader/BandRunner.swift
+../MediaGraphShaderTiles/BandRunner.swift

@@ -1,1 +1,1 @@
-../MediaGraphShader/SIMDMath.swift
+../MediaGraphShaderTiles/SIMDMath.swift

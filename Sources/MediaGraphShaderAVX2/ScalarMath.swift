@@ -1,1 +1,1 @@
-../MediaGraphShader/ScalarMath.swift
+../MediaGraphShaderTiles/ScalarMath.swift

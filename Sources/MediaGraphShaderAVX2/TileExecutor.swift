@@ -1,1 +1,1 @@
-../MediaGraphShader/TileExecutor.swift
+../MediaGraphShaderTiles/TileExecutor.swift

@@ -21,30 +21,27 @@ public final class ShaderFilter: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        let text: String, name: String
+        let bytes: [UInt8], name: String
         switch (p.path("file"), p.string("source")) {
         case (let path?, nil):
-            guard let data = FileManager.default.contents(atPath: path), let s = String(data: data, encoding: .utf8) else {
-                throw NodeFailure("param 'file': cannot read shader '\(path)'")
-            }
-            text = s
+            bytes = try ShaderFilter.readSource(path)
             name = path
         case (nil, let s?):
-            text = s
+            bytes = Array(s.utf8)
             name = "\(setup.id).source"
         case (.some, .some):
             throw NodeFailure("params 'file' and 'source': give one, not both")
         case (nil, nil):
             throw NodeFailure("param 'file' or 'source': the shader is missing")
         }
-        let program = try ShaderProgram(source: text, fileName: name)
+        let program = try ShaderProgram(bytes: bytes, fileName: name)
         var values: [String: ShaderUniformValue] = [:]
         guard let members = p["uniforms"]?.objectMembers else {
             throw NodeFailure("param 'uniforms': expected an object mapping uniform names to values, found \(p["uniforms"]?.typeName ?? "nothing")")
         }
         for (key, value) in members {
             guard let v = ShaderFilter.uniformValue(value) else {
-                throw NodeFailure("param 'uniforms': uniform '\(key)': expected a number, boolean or array of them, found \(value.typeName) \(value.brief)")
+                throw NodeFailure("param 'uniforms': uniform '\(key)': expected a number, a boolean or an array of them (arrays nested at most 2 deep), found \(value.typeName) \(value.brief)")
             }
             values[key] = v
         }
@@ -54,15 +51,52 @@ public final class ShaderFilter: RegisteredNode {
         threads = p.int("threads", default: 0)
     }
 
-    static func uniformValue(_ v: JSONValue) -> ShaderUniformValue? {
+    /// A uniform value from JSON: numbers, bools and arrays of them nested at most 2 deep (matrix
+    /// columns, array elements); nil for anything else.
+    static func uniformValue(_ v: JSONValue, depth: Int = 0) -> ShaderUniformValue? {
         switch v {
         case .number(let n, _): return .number(n)
         case .bool(let b, _): return .bool(b)
         case .array(let a, _):
-            let items = a.compactMap(uniformValue)
-            return items.count == a.count ? .array(items) : nil
+            guard depth < 2 else { return nil }
+            var items: [ShaderUniformValue] = []
+            for x in a {
+                guard let item = uniformValue(x, depth: depth + 1) else { return nil }
+                items.append(item)
+            }
+            return .array(items)
         default: return nil
         }
+    }
+
+    /// The bytes of a shader file, read without trusting it: a regular file (not a FIFO, a device
+    /// such as /dev/zero, or a directory) of at most `ShaderLimits.sourceBytes`; one more byte is
+    /// read so the compiler reports the limit with its line:column.
+    static func readSource(_ path: String) throws -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw NodeFailure("param 'file': cannot open shader '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw NodeFailure("param 'file': shader '\(path)' is not a regular file")
+        }
+        let capacity = ShaderLimits.sourceBytes + 1
+        var bytes = [UInt8](repeating: 0, count: min(capacity, max(0, Int(info.st_size)) + 1))
+        var count = 0
+        while count < bytes.count {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n >= 0 else {
+                throw NodeFailure("param 'file': cannot read shader '\(path)': \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            count += n
+            // A file that grew while being read: keep reading up to the limit's extra byte.
+            if count == bytes.count && bytes.count < capacity { bytes += [UInt8](repeating: 0, count: min(capacity - bytes.count, 65_536)) }
+        }
+        return Array(bytes.prefix(count))
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }

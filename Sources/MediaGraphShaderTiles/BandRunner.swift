@@ -1,11 +1,11 @@
 /// Runs the compiled shader over a band of rows: the per-frame setup code once, then the pixel
-/// code for every tile of `KernelCode.lanes` pixels, each tile stored as rgba bytes.
+/// code for every tile of `Instruction.lanes` pixels, each tile stored as rgba bytes.
 ///
 /// This file is compiled twice: here, for baseline x86-64, and (through a symbolic link, with
 /// TileExecutor and the other files it needs) in MediaGraphShaderAVX2 for CPUs with AVX2, where
 /// each SIMD8<Float> operation is one instruction instead of two.
-enum BandRunner {
-    static func run(rows: Range<Int>, registers: UnsafeMutableRawPointer, source: UnsafePointer<UInt8>,
+package enum BandRunner {
+    package static func run(rows: Range<Int>, registers: UnsafeMutableRawPointer, source: UnsafePointer<UInt8>,
                     sourceStride: Int, width: Int, height: Int,
                     destination: UnsafeMutablePointer<UInt8>, destinationStride: Int,
                     setup: UnsafeBufferPointer<Instruction>, pixel: UnsafeBufferPointer<Instruction>,
@@ -19,9 +19,9 @@ enum BandRunner {
             var x0 = 0
             while x0 < width {
                 for inst in pixel { exec.execute(inst, x0: x0, y: y, uniforms: uniforms) }
-                let n = min(KernelCode.lanes, width - x0)
+                let n = min(Instruction.lanes, width - x0)
                 storePixels(dstRow + x0 * 4, count: n, r, g, b, a)
-                x0 += KernelCode.lanes
+                x0 += Instruction.lanes
             }
         }
     }
@@ -38,7 +38,7 @@ enum BandRunner {
             return UInt8(truncatingIfNeeded: (c * 255 + 12_582_912).bitPattern)
         }
         var done = 0
-        if count == KernelCode.lanes {
+        if count == Instruction.lanes {
             // 8 pixels at a time: clamp (NaN to 0), scale, round, pack rgba into one word each.
             typealias V = SIMD8<Float>
             let raw = UnsafeMutableRawPointer(dst)
@@ -50,7 +50,7 @@ enum BandRunner {
                 // convert to unorm8) and leaves it in the low mantissa bits.
                 return unsafeBitCast(c * 255 + 12_582_912, to: SIMD8<UInt32>.self) & 0xFF
             }
-            for k in 0..<KernelCode.lanes / 8 {
+            for k in 0..<Instruction.lanes / 8 {
                 let word = bytes(r, k) | (bytes(g, k) &<< 8) | (bytes(b, k) &<< 16) | (bytes(a, k) &<< 24)
                 raw.storeBytes(of: word, toByteOffset: k * 32, as: SIMD8<UInt32>.self)
             }

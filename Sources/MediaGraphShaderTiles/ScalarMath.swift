@@ -7,9 +7,9 @@ import Darwin
 /// The meaning of each lane operation on one Float: used to fold constants at compile time and
 /// by the kernel for the operations it runs lane by lane. GLSL's definitions are kept where it
 /// gives one (mod, fract, sign, inversesqrt, step-like comparisons).
-enum ScalarMath {
+package enum ScalarMath {
     @inline(__always)
-    static func unary(_ op: Op, _ x: Float) -> Float {
+    package static func unary(_ op: Op, _ x: Float) -> Float {
         switch op {
         case .neg: return -x
         case .floor: return x.rounded(.down)
@@ -36,7 +36,7 @@ enum ScalarMath {
     }
 
     @inline(__always)
-    static func binary(_ op: Op, _ x: Float, _ y: Float) -> Float {
+    package static func binary(_ op: Op, _ x: Float, _ y: Float) -> Float {
         switch op {
         case .add: return x + y
         case .sub: return x - y

@@ -1,14 +1,13 @@
-import MediaGraphCore
 #if arch(x86_64)
 import _Builtin_intrinsics.intel
 #endif
 
 /// Runs kernel instructions over one tile of pixels. Registers live in one raw buffer:
-/// register r is `KernelCode.lanes` floats at byte offset r * lanes * 4.
+/// register r is `Instruction.lanes` floats at byte offset r * lanes * 4.
 struct TileExecutor {
     typealias V = SIMD8<Float>
-    static let chunks = KernelCode.lanes / 8
-    static let registerBytes = KernelCode.lanes * 4
+    static let chunks = Instruction.lanes / 8
+    static let registerBytes = Instruction.registerBytes
 
     let registers: UnsafeMutableRawPointer
     let source: UnsafePointer<UInt8>
@@ -44,7 +43,7 @@ struct TileExecutor {
     @inline(__always) func lanes1(_ i: Instruction) {
         let d = reg(i.dst), a = reg(i.a)
         let op = i.op
-        for l in 0..<KernelCode.lanes {
+        for l in 0..<Instruction.lanes {
             let x = a.load(fromByteOffset: l * 4, as: Float.self)
             d.storeBytes(of: ScalarMath.unary(op, x), toByteOffset: l * 4, as: Float.self)
         }
@@ -53,7 +52,7 @@ struct TileExecutor {
     @inline(__always) func lanes2(_ i: Instruction) {
         let d = reg(i.dst), a = reg(i.a), b = reg(i.b)
         let op = i.op
-        for l in 0..<KernelCode.lanes {
+        for l in 0..<Instruction.lanes {
             let x = a.load(fromByteOffset: l * 4, as: Float.self)
             let y = b.load(fromByteOffset: l * 4, as: Float.self)
             d.storeBytes(of: ScalarMath.binary(op, x, y), toByteOffset: l * 4, as: Float.self)
@@ -152,7 +151,7 @@ struct TileExecutor {
         let dx = Int(i.imm)
         let r = reg(i.dst), g = reg(i.dst1), b = reg(i.dst2), a = reg(i.dst3)
         let first = x0 + dx
-        if first >= 0 && first + KernelCode.lanes <= width {
+        if first >= 0 && first + Instruction.lanes <= width {
             // Whole tile inside the row: 8 pixels at a time, channels split with shifts.
             let base = UnsafeRawPointer(row + first * 4)
             let mask = SIMD8<UInt32>(repeating: 0xFF)
@@ -168,7 +167,7 @@ struct TileExecutor {
             return
         }
         let last = width - 1
-        for l in 0..<KernelCode.lanes {
+        for l in 0..<Instruction.lanes {
             let p = row + min(max(x0 + l + dx, 0), last) * 4
             r.storeBytes(of: Float(p[0]) / 255, toByteOffset: l * 4, as: Float.self)
             g.storeBytes(of: Float(p[1]) / 255, toByteOffset: l * 4, as: Float.self)
@@ -216,7 +215,7 @@ struct TileExecutor {
         let lastXI = _mm256_set1_epi32(Int32(lastX)), lastYI = _mm256_set1_epi32(Int32(lastY))
         let strideI = _mm256_set1_epi32(Int32(stride)), mask = _mm256_set1_epi32(0xFF)
         var offsets = (SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>(), SIMD8<Int32>())
-        for l in Swift.stride(from: 0, to: KernelCode.lanes, by: 8) {
+        for l in Swift.stride(from: 0, to: Instruction.lanes, by: 8) {
             // NaN and below 0 become 0 (max returns its second operand for NaN), above the edge
             // the edge: as the scalar code's two comparisons.
             let fx = _mm256_min_ps(_mm256_max_ps(_mm256_add_ps(_mm256_mul_ps(_mm256_loadu_ps(u.assumingMemoryBound(to: Float.self) + l), scaleX), half), zero), limitX)
@@ -271,7 +270,7 @@ struct TileExecutor {
             return _mm_add_ps(_mm_add_ps(top, _mm_mul_ps(texel(row1 + x0), _mm_set1_ps(w10))),
                               _mm_mul_ps(texel(row1 + x1), _mm_set1_ps(w11)))
         }
-        for l in Swift.stride(from: 0, to: KernelCode.lanes, by: 4) {
+        for l in Swift.stride(from: 0, to: Instruction.lanes, by: 4) {
             let c0 = sample(l), c1 = sample(l + 1), c2 = sample(l + 2), c3 = sample(l + 3)
             let rg01 = _mm_unpacklo_ps(c0, c1), rg23 = _mm_unpacklo_ps(c2, c3)
             let ba01 = _mm_unpackhi_ps(c0, c1), ba23 = _mm_unpackhi_ps(c2, c3)
@@ -281,7 +280,7 @@ struct TileExecutor {
             a.storeBytes(of: _mm_movehl_ps(ba23, ba01), toByteOffset: l * 4, as: SIMD4<Float>.self)
         }
         #else
-        for l in 0..<KernelCode.lanes {
+        for l in 0..<Instruction.lanes {
             let (row0, row1, x0, x1, w00, w01, w10, w11) = footprint(l)
             @inline(__always) func channel(_ c: Int) -> Float {
                 Float(row0[x0 + c]) * w00 + Float(row0[x1 + c]) * w01 + Float(row1[x0 + c]) * w10 + Float(row1[x1 + c]) * w11

@@ -1,1 +1,0 @@
-../MediaGraphShader/IR.swift

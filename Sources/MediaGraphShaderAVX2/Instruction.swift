@@ -1,0 +1,1 @@
+../MediaGraphShaderTiles/Instruction.swift

@@ -1,1 +1,0 @@
-../MediaGraphShader/KernelCode.swift
