@@ -40,6 +40,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     let dryRun: Bool
     /// Packets read while describing the streams (in-band configurations), delivered first.
     var lookahead: [DemuxedPacket]
+    var lookaheadNext = 0
     var started = false
     var consecutiveReadErrors = 0
     var readErrorsSkipped = 0
@@ -125,8 +126,10 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         if !started { try begin(output) }
         if stop.isSet || !streams.contains(where: { $0.isActive }) { return finishReading() }
         let packet: DemuxedPacket?
-        if !lookahead.isEmpty {
-            packet = lookahead.removeFirst()
+        if lookaheadNext < lookahead.count {
+            packet = lookahead[lookaheadNext]
+            lookaheadNext += 1
+            if lookaheadNext == lookahead.count { lookahead = []; lookaheadNext = 0 }
         } else {
             do {
                 packet = try demuxer.read()
