@@ -20,7 +20,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                            doc: "a video stream, in its own codec (any libavcodec knows)", repeatable: true),
                   PortSpec("audio", .encodedAudio(Codec.known.filter { $0.kind == .audio }),
                            doc: "an audio stream, in its own codec (any libavcodec knows)", repeatable: true)],
-        params: [.path("path", required: true, doc: "the media file"),
+        params: [.path("path", role: .input, required: true, doc: "the media file"),
                  .time("start", doc: "time zero: seek to the key frame at or before it; what comes before is lead-in (dropped by decoders, hidden by muxers)"),
                  .time("end", doc: "where presentation ends (a time on the file's clock, like start)"),
                  .time("duration", doc: "how long after start presentation ends (instead of end)"),
