@@ -219,3 +219,11 @@ struct RecordReader {
         }
     }
 }
+
+extension AnnexBAccessUnit {
+    /// One access unit given whole (a packet of a raw stream as libavformat splits it), start
+    /// codes included, so an `AccessUnitTimer` can time it.
+    public init(bytes: [UInt8], offset: Int64 = 0) {
+        self.init(data: bytes, offset: offset, nalUnits: bytes.withUnsafeBytes { NALUnits.annexBRanges($0) })
+    }
+}

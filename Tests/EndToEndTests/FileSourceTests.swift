@@ -119,6 +119,27 @@ import Testing
         }
     }
 
+    /// Raw Annex B H.264 and HEVC with B-frames: no timestamps in the file, so presentation
+    /// order comes from the picture order count; the MP4 shows every frame at the time and in
+    /// the order ffmpeg's decoder gives them from the raw stream.
+    @Test(arguments: [("h264", "libx264", ["-bf", "3"]), ("hevc", "libx265", ["-x265-params", "log-level=error:bframes=3"])])
+    func rawAnnexBCopyIsInPresentationOrder(_ ext: String, _ encoder: String, _ options: [String]) throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "1", "-c:v", encoder] + options + [dir + "/in." + ext])
+        let g = CLI.writeGraph(Self.copyGraph("in." + ext, "ours.mp4", audio: false), in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = { (file: String) in
+            try CLI.run("ffmpeg", ["-v", "error", "-i", file, "-f", "framemd5", "-"]).out.split(separator: "\n").filter { !$0.hasPrefix("#") }
+        }
+        let ours = try frames(dir + "/ours.mp4"), theirs = try frames(dir + "/in." + ext)
+        #expect(ours.count == 25 && ours == theirs)
+        let trimmed = CLI.writeGraph(Self.copyGraph("in." + ext, "cut.mp4", audio: false, params: ", \"start\": 0.5"), in: dir, name: "t.json")
+        let t = try CLI.mediagraph("run", "--quiet", trimmed)
+        #expect(t.status == 2)
+        #expect(t.stderr.contains("is a raw \(ext) stream without timestamps to trim by"), "\(t.stderr)")
+    }
+
     /// MPEG-TS: H.264 in Annex B and AAC in ADTS; the ADTS headers come off and the
     /// AudioSpecificConfig is built from them, so the MP4 plays and decodes to the same samples.
     @Test func transportStreamToMP4() throws {

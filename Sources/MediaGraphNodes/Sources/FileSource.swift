@@ -1,6 +1,7 @@
 import Foundation
 import MediaGraphCodecs
 import MediaGraphCore
+import MediaGraphMP4
 
 /// `filesrc`: a media file read with libavformat, one output port per video and audio stream
 /// (`FileStreamPorts`). Ports carry the container's packets untouched; the graph inserts a
@@ -80,6 +81,11 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 }
             }
         }
+        // Raw H.264/HEVC has no timestamps: presentation order comes from the picture order count
+        let rawFormat = ["h264", "hevc"].contains(demuxer.container.formatName)
+        if rawFormat && (trim.hasStart || trim.lengthMicros != nil) {
+            throw NodeFailure("params 'start', 'end', 'duration': '\(path)' is a raw \(demuxer.container.formatName) stream without timestamps to trim by; put it in a container first (or cut it after encoding)")
+        }
         let zero = (demuxer.container.startTime ?? 0) + trim.startMicros
         let micros = Rational(1, 1_000_000)
         var states: [FileStreamState] = []
@@ -88,14 +94,24 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             let info = demuxer.streams[port.streamIndex]
             // audio on a coarse clock is put on its sample clock, as ffmpeg's stream copy does
             let sampleClock = info.sampleRate > 0 ? Rational(1, Int64(info.sampleRate)) : info.timeBase
-            let timeBase = info.kind == .audio ? sampleClock : info.timeBase
+            var timeBase = info.kind == .audio ? sampleClock : info.timeBase
+            var timer: AccessUnitTimer?
+            if rawFormat && (info.codec == .h264 || info.codec == .hevc) {
+                // the MP4 muxer's choice for the rate (25 fps → 1/12800), so copies need no rescaling
+                let ts = MP4Muxer.timescale(for: info.frameRate.inverse)
+                timeBase = Rational(1, ts)
+                timer = info.codec == .h264 ? H264AccessUnitTimer(frameRate: info.frameRate, timescale: ts, path: path)
+                                            : HEVCAccessUnitTimer(frameRate: info.frameRate, timescale: ts, path: path)
+            }
             let offset = Demuxer.rescale(zero, from: micros, to: info.timeBase)
             let end = trim.lengthMicros.map {
                 Demuxer.rescale(zero + $0, from: micros, to: timeBase) - Demuxer.rescale(zero, from: micros, to: timeBase)
             }
             let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex], presentationEnd: end)
             if let w = d.warning { warnings.append(w) }
-            states.append(FileStreamState(port: k, name: port.name, description: d, offset: offset, end: end))
+            let state = FileStreamState(port: k, name: port.name, description: d, offset: offset, end: end)
+            state.timer = timer
+            states.append(state)
         }
         self.demuxer = demuxer
         self.ports = ports
@@ -141,6 +157,10 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         guard let p = packet else {
             try checkEnding()
+            for s in streams where s.isActive {
+                s.timer?.finish()
+                try sendTimed(s, output: output)
+            }
             return finishReading()
         }
         guard let k = streams.firstIndex(where: { $0.description.info.index == p.streamIndex }), streams[k].isActive else { return true }
@@ -172,6 +192,15 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     /// One packet: timestamps rebased and completed, the end rule applied, then sent.
     func deliver(_ p: DemuxedPacket, on s: FileStreamState, output: NodeOutput) throws {
         let info = s.description.info
+        if let timer = s.timer {
+            do {
+                try timer.push(AnnexBAccessUnit(bytes: p.bytes, offset: p.position))
+            } catch {
+                if !skipErrors { throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) after \(s.reachedClock): \(error)") }
+                s.skipped += 1
+            }
+            return try sendTimed(s, output: output)
+        }
         let inTB = info.timeBase, outTB = s.description.timeBase
         // Timestamps beyond ±2^60 ticks are broken: refusing them keeps every sum below from
         // overflowing (and no real file comes near: 2^60 ticks of 1/90000 s are 400,000 years).
@@ -255,6 +284,18 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         try output.send(consume buffer, port: s.port)
     }
 
+    /// The access units of a raw stream whose presentation times are known, in decode order.
+    func sendTimed(_ s: FileStreamState, output: NodeOutput) throws {
+        guard let timer = s.timer else { return }
+        while let au = timer.pop() {
+            s.reached = max(s.reached ?? au.pts, au.pts + au.duration)
+            let b = SampleBuffer(bytes: au.data, format: s.description.format, pts: au.pts, dts: au.dts, duration: au.duration,
+                                 timeBase: s.description.timeBase, flags: au.isKeyFrame ? .keyFrame : [])
+            b.codecConfiguration = s.description.configuration
+            try output.send(consume b, port: s.port)
+        }
+    }
+
     /// A read error: stop, or with errors=skip count it and read on (a file that fails over and
     /// over still stops, so a broken file cannot spin forever).
     func readFailed(_ message: String) throws {
@@ -327,6 +368,8 @@ final class FileStreamState {
     /// One second in the port's ticks (a larger gap is a discontinuity).
     let oneSecond: Int64
     var isActive = true
+    /// Times a raw H.264/HEVC stream from its picture order count.
+    var timer: AccessUnitTimer?
     var lastInputDTS: Int64?
     var lastInputDuration: Int64 = 0
     var rescaleState: Int64?
