@@ -182,9 +182,99 @@ import Testing
         #expect(theirs.count == 25)
         #expect(Array(ours.prefix(25)) == theirs, "the first picture is the one at 1.48 s, then every frame in order")
         // The copy ends after the last packet before the end in decode order; a P-frame at the
-        // end that earlier B-frames need may follow. The muxer's edit list ends with the last
-        // sample, so one more frame can show until it ends the edit at `presentationEnd`.
+        // end that earlier B-frames need may follow, and the track ends with its last sample.
         #expect(ours.count <= 26, "\(ours.count) frames")
+    }
+
+    // MARK: - decoding
+
+    /// The issue's first example: a file's video decoded (inserted decoder), inverted, encoded
+    /// and muxed, its audio copied. Every frame keeps its time; the pictures are ffmpeg's negate
+    /// of the same frames (PSNR against ffmpeg's own decode + negate); the audio packets are the
+    /// file's; Chromium plays the result.
+    @Test func decodeInvertEncodeWithAudioCopied() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(Self.av + ["-t", "2", "-c:v", "libx264", "-bf", "3", "-g", "12", "-c:a", "aac", "-shortest", dir + "/in.mp4"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.mp4" } }, "inv": { "type": "invert" },
+                     "enc": { "type": "h264", "params": { "preset": "veryfast", "crf": 18 } },
+                     "mux": { "type": "mp4", "params": { "path": "out.mp4" } } },
+          "chains": [["in.video", "inv", "enc", "mux.video"], ["in.audio", "mux.audio"]] }
+        """, in: dir)
+        let v = try CLI.mediagraph("validate", g)
+        #expect(v.out.contains("note: inserted 'auto_decode_in_video' (decode): h264 320x240 → yuv420p after 'in.video'"), "\(v.out)")
+        #expect(v.out.contains("note: 'in.audio' → 'mux.audio': aac packets copied, not decoded"), "\(v.out)")
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = dir + "/out.mp4", input = dir + "/in.mp4"
+        let times = { (f: String) in
+            try CLI.run("ffprobe", ["-v", "error", "-select_streams", "v", "-show_entries", "frame=pts_time", "-of", "csv=p=0", f]).out
+        }
+        #expect(try times(out) == times(input), "every picture at its time")
+        #expect(try Self.packets(out, "a:0") == Self.packets(input, "a:0"), "audio copied packet for packet")
+        let psnr = try CLI.run("ffmpeg", ["-v", "info", "-i", out, "-i", input, "-lavfi", "[1:v]negate[r];[0:v][r]psnr", "-f", "null", "-"]).stderr
+        let average = psnr.range(of: "average:").map { Double(psnr[$0.upperBound...].prefix { $0 != " " }) ?? 0 } ?? 0
+        #expect(average > 38, "PSNR against ffmpeg's negate: \(average) dB")
+        let play = try CLI.run(CLI.root + "/../shared/tools/browser-play", [out, "--min-frames", "50"])
+        #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
+    }
+
+    /// Frame-accurate trim when decoding: 20 random starts on a long-GOP file give the first
+    /// picture of ffmpeg's accurate seek (`-ss` after `-i`) and then exactly the pictures whose
+    /// pts lie in [start, start + duration) — ffmpeg's trim filter, byte for byte (ffmpeg's own
+    /// `-t` counts on its rounded output clock and may give one frame less) — and only the GOP
+    /// before `start` is decoded (packets into the decoder, from --stats).
+    @Test func decodedTrimIsFrameAccurate() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "10", "-c:v", "libx264", "-g", "50",
+                         "-bf", "2", "-pix_fmt", "yuv420p", dir + "/in.mp4"])
+        var seed: UInt64 = 20261123
+        for _ in 0..<20 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            let start = Double((seed >> 40) % 9_000) / 1000 + 0.01   // 0.01 … 9.01 s
+            let text = String(format: "%.3f", start)
+            let g = CLI.writeGraph("""
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.mp4", "start": \(text), "duration": 0.4 } },
+                         "out": { "type": "rawsink", "params": { "path": "ours.yuv" } } },
+              "chains": [["in.video", "out"]] }
+            """, in: dir)
+            let r = try CLI.mediagraph("run", "--stats", g)
+            #expect(r.status == 0, "\(r.stderr)")
+            let ours = FileManager.default.contents(atPath: dir + "/ours.yuv") ?? Data()
+            let first = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in.mp4", "-ss", text, "-frames:v", "1", "-f", "rawvideo", "-"]).stdout
+            let theirs = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in.mp4", "-vf", "trim=start=\(text):duration=0.4",
+                                                "-fps_mode", "passthrough", "-f", "rawvideo", "-"]).stdout
+            #expect(first.count == 28800 && ours.prefix(28800) == first, "start \(text): the first picture")
+            #expect(ours.count == 10 * 28800 && ours == theirs, "start \(text): \(ours.count / 28800) frames, ffmpeg \(theirs.count / 28800)")
+            // packets decoded: the GOP from the key frame before start (at most 50), the 10 frames
+            // and the B-frame references around the end
+            let row = r.stderr.split(separator: "\n").first { $0.hasPrefix("auto_decode_in_video") } ?? ""
+            let packetsIn = Int(row.split(separator: " ").dropFirst(3).first ?? "") ?? -1
+            let lead = Int((start * 25).rounded(.up)) % 50
+            #expect(packetsIn >= 10 + lead && packetsIn <= 10 + lead + 3, "start \(text): \(packetsIn) packets decoded, lead-in \(lead)")
+        }
+    }
+
+    /// Audio trimmed to the sample: `start` and `duration` give exactly as many samples as
+    /// ffmpeg's accurate seek decodes (duration × rate), starting at time zero.
+    @Test func decodedAudioTrimIsSampleExact() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(["-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "3", "-c:a", "aac", dir + "/in.mp4"])
+        // resample to interleaved float: something that takes raw audio, so the stream is decoded
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.mp4", "start": 1.2345, "duration": 0.5 } },
+                     "f": { "type": "resample", "params": { "format": "f32" } },
+                     "h": { "type": "framehash", "params": { "path": "h.txt" } } },
+          "chains": [["in.audio", "f", "h"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let rows = ((try? String(contentsOfFile: dir + "/h.txt", encoding: .utf8)) ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let samples = rows.reduce(0) { $0 + (Int($1[2]) ?? 0) } / 4
+        let theirs = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in.mp4", "-ss", "1.2345", "-t", "0.5", "-f", "f32le", "-"]).stdout.count / 4
+        #expect(samples == 24000 && theirs == 24000, "ours \(samples), ffmpeg \(theirs)")
+        #expect(rows.first?[1] == "0", "the first sample is at time zero")
     }
 
     // MARK: - ports

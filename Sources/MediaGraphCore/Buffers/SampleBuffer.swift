@@ -20,8 +20,7 @@ public struct BufferFlags: OptionSet, Sendable, Hashable {
 /// Time zero is where presentation starts. Encoded packets before it (the GOP lead-in of a trim,
 /// AAC priming, Opus pre-skip, media an edit list hides) have negative timestamps: a decoder
 /// decodes them and presents nothing before zero (audio cut to the sample), a muxer that copies
-/// them hides them with an edit list. Where a trimmed source says presentation ends, its encoded
-/// format's `presentationEnd` tells decoders (packets past it are sent only as references).
+/// them hides them with an edit list.
 public final class SampleBuffer {
     /// Format of the payload.
     public var format: MediaFormat

@@ -151,10 +151,6 @@ public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// Time base of the packets' pts/dts.
     public var timeBase: Rational
     public var extradata: [UInt8]
-    /// Where presentation ends, in ticks of `timeBase` (a trimmed file source's `end`), or nil
-    /// when it ends with the stream. The packets run on past it as far as decoding needs (a
-    /// P-frame that earlier B-frames reference): a decoder presents nothing at or after it.
-    public var presentationEnd: Int64? = nil
 
     public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = []) {
         self.codec = codec
@@ -183,9 +179,6 @@ public struct EncodedAudioFormat: Hashable, Sendable, CustomStringConvertible {
     /// Time base of the packets' pts/dts (nil: 1/sampleRate).
     public var timeBase: Rational
     public var extradata: [UInt8]
-    /// Where presentation ends, in ticks of `timeBase` (a trimmed file source's `end`), or nil
-    /// when it ends with the stream: a decoder cuts its output there, to the sample.
-    public var presentationEnd: Int64? = nil
 
     public init(codec: Codec, raw: AudioFormat, timeBase: Rational? = nil, extradata: [UInt8] = []) {
         self.codec = codec

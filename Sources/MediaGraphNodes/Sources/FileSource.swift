@@ -11,7 +11,8 @@ import MediaGraphMP4
 /// `start` after it; with `start` the source seeks to the key frame at or before it and the
 /// lead-in comes out before zero (decoders drop it, muxers hide it with an edit list). With
 /// `end`/`duration` a stream stops after the last packet (in decode order) whose pts is before
-/// the end, and the encoded format's `presentationEnd` tells decoders where to cut.
+/// the end, and the packet whose presentation reaches the end carries `.endOfPresentation` with
+/// its duration cut there, so decoders present nothing beyond it.
 public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     public static let typeInfo = NodeTypeInfo(
         name: "filesrc",
@@ -107,7 +108,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             let end = trim.lengthMicros.map {
                 Demuxer.rescale(zero + $0, from: micros, to: timeBase) - Demuxer.rescale(zero, from: micros, to: timeBase)
             }
-            let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex], presentationEnd: end)
+            let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex])
             if let w = d.warning { warnings.append(w) }
             let state = FileStreamState(port: k, name: port.name, description: d, offset: offset, end: end)
             state.timer = timer
@@ -254,6 +255,17 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             return
         }
         var flags: BufferFlags = p.isKeyFrame ? .keyFrame : []
+        if p.skipEnd > 0 && info.kind == .audio {
+            // padding the container marks at the end of the last packet (its duration then ends
+            // where presentation ends; Ogg's demuxer has already shortened it)
+            flags.insert(.endOfPresentation)
+            if demuxer.container.formatName != "ogg" && duration > Int64(p.skipEnd) { duration -= Int64(p.skipEnd) }
+        }
+        if let end = s.end, pts < end, pts + duration >= end {
+            // the picture or samples that reach the end: presentation stops within this packet
+            duration = end - pts
+            flags.insert(.endOfPresentation)
+        }
         if let last = s.lastDTS {
             let gap = dts - (last + s.lastDuration)
             if dts < last || gap > s.oneSecond { flags.insert(.discontinuity) }
@@ -335,16 +347,15 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         return Int(digits)
     }
 
-    func finishReading() -> Bool {
+    func finishReading() -> Bool { false }
+
+    /// What errors=skip left out, counted (`run` prints it at the end).
+    public var runWarnings: [String] {
         let skipped = streams.filter { $0.skipped > 0 }
-        if !dryRun && (readErrorsSkipped > 0 || !skipped.isEmpty) {
-            var parts = skipped.map { "\($0.skipped) damaged packet\($0.skipped == 1 ? "" : "s") of '\($0.name)'" }
-            if readErrorsSkipped > 0 { parts.append("\(readErrorsSkipped) unreadable part\(readErrorsSkipped == 1 ? "" : "s") of the file") }
-            FileHandle.standardError.write(Data("warning: node '\(id)' (filesrc): skipped \(parts.joined(separator: " and ")) in '\(path)' (errors=skip)\n".utf8))
-            readErrorsSkipped = 0
-            for s in streams { s.skipped = 0 }
-        }
-        return false
+        guard readErrorsSkipped > 0 || !skipped.isEmpty else { return [] }
+        var parts = skipped.map { "\($0.skipped) damaged packet\($0.skipped == 1 ? "" : "s") of '\($0.name)'" }
+        if readErrorsSkipped > 0 { parts.append("\(readErrorsSkipped) unreadable part\(readErrorsSkipped == 1 ? "" : "s") of the file") }
+        return ["skipped \(parts.joined(separator: " and ")) in '\(path)' (errors=skip)"]
     }
 
     func logged(_ messages: [String]) -> String { messages.isEmpty ? "" : " (" + messages.joined(separator: "; ") + ")" }

@@ -20,7 +20,7 @@ struct FileStreamDescription {
     let warning: String?
 
     /// `firstPacket`: the stream's first packet, for streams whose configuration is in-band.
-    init(info: StreamInfo, timeBase: Rational, firstPacket: [UInt8]?, presentationEnd: Int64?) {
+    init(info: StreamInfo, timeBase: Rational, firstPacket: [UInt8]?) {
         self.info = info
         self.timeBase = timeBase
         var extradata = info.extradata
@@ -79,13 +79,9 @@ struct FileStreamDescription {
         self.stripsADTS = strips
         self.warning = warning
         if info.kind == .video {
-            var f = EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata)
-            f.presentationEnd = presentationEnd
-            format = .encodedVideo(f)
+            format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata))
         } else {
-            var f = EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata)
-            f.presentationEnd = presentationEnd
-            format = .encodedAudio(f)
+            format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata))
         }
     }
 
