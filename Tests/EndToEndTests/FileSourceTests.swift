@@ -219,6 +219,37 @@ import Testing
         #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
     }
 
+    /// Decoded through filesrc, every container gives ffmpeg's frames at ffmpeg's times
+    /// (`framemd5` in the stream's time base): rebasing, predicted decode times (Matroska) and
+    /// B-frame delay agree with ffmpeg's reading of the file.
+    @Test(arguments: [
+        ("mp4", ["-c:v", "libx264", "-bf", "3"]),
+        ("mkv", ["-c:v", "libx264", "-bf", "2"]),
+        ("webm", ["-c:v", "libvpx-vp9", "-deadline", "realtime"]),
+        ("flv", ["-c:v", "libx264"]),
+        ("mov", ["-c:v", "libx264", "-movflags", "frag_keyframe+empty_moov"]),
+    ])
+    func decodedFramesAreFFmpegsFrames(_ ext: String, _ codec: [String]) throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(Self.av + ["-t", "1", "-shortest"] + codec + ["-c:a", ext == "webm" ? "libopus" : "aac", dir + "/in." + ext])
+        // convert (to the same format) takes raw video, so the stream is decoded
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.\(ext)" } },
+                     "c": { "type": "convert", "params": { "format": "yuv420p" } },
+                     "h": { "type": "framehash", "params": { "path": "h.txt" } } },
+          "chains": [["in.video", "c", "h"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let ours = ((try? String(contentsOfFile: dir + "/h.txt", encoding: .utf8)) ?? "").split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { l -> String in let f = l.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }; return "\(f[1]) \(f[3])" }
+        let theirs = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in." + ext, "-map", "0:v", "-fps_mode", "passthrough",
+                                            "-enc_time_base", "-1", "-f", "framemd5", "-"]).out
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .map { l -> String in let f = l.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }; return "\(f[2]) \(f[5])" }
+        #expect(ours.count == 25 && ours == theirs, "\(ext): \(ours.prefix(3)) vs \(theirs.prefix(3))")
+    }
+
     /// Frame-accurate trim when decoding: 20 random starts on a long-GOP file give the first
     /// picture of ffmpeg's accurate seek (`-ss` after `-i`) and then exactly the pictures whose
     /// pts lie in [start, start + duration) — ffmpeg's trim filter, byte for byte (ffmpeg's own
