@@ -12,6 +12,7 @@ public enum BuiltinNodes {
         r.add(FrameHashSink.self)
         r.add(SineSource.self)
         r.add(WAVSource.self)
+        r.add(FileSource.self)
         // filters
         r.add(InvertFilter.self)
         r.add(GrayscaleFilter.self)
