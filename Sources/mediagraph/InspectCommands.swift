@@ -11,7 +11,7 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var options: GraphOptions
 
     func run() throws {
-        let g = options.load(dryRun: true)
+        let g = options.load(for: .inspect)
         let runner = GraphRunner(graph: g)
         let threads = runner.ownThreadNodes
         Console.out("nodes:\n")
@@ -39,7 +39,7 @@ struct DotCommand: ParsableCommand {
     @OptionGroup var options: GraphOptions
 
     func run() throws {
-        let g = options.load(quiet: true, dryRun: true)
+        let g = options.load(quiet: true, for: .inspect)
         Console.out(GraphDot.render(g, ownThreads: GraphRunner(graph: g).ownThreadNodes))
     }
 }

@@ -26,8 +26,9 @@ struct GraphOptions: ParsableArguments {
     @Flag(name: .customLong("allow-plugins"), help: "Load every plugin the graph's \"plugins\" list names, also from outside the plugin search path (only for graph files you trust: a plugin is code).")
     var allowPlugins = false
 
-    /// Loads and validates the graph, or prints every problem and exits with 2.
-    func load(stop: StopFlag = StopFlag(), quiet: Bool = false, dryRun: Bool = false) -> ValidatedGraph {
+    /// Loads and validates the graph and instantiates it (for a run, or only to show it), or
+    /// prints every problem and exits with 2.
+    func load(stop: StopFlag = StopFlag(), quiet: Bool = false, for purpose: GraphPurpose = .run) -> ValidatedGraph {
         do {
             let spec = try GraphFile.load(path: graph, overrides: overrides)
             // frei0r: open only the effects the graph uses
@@ -39,7 +40,7 @@ struct GraphOptions: ParsableArguments {
             let catalog = plugins.catalog(graphPlugins: graphPlugins.paths, frei0r: .named(effects))
             for f in catalog.failures { Console.error("error: \(f)") }
             if !catalog.failures.isEmpty { Foundation.exit(2) }
-            let g = try GraphBuilder.build(spec, registry: catalog.registry, stop: stop, dryRun: dryRun)
+            let g = try GraphPlan(validating: spec, registry: catalog.registry).instantiate(stop: stop, for: purpose)
             if !quiet {
                 for w in g.warnings { Console.error(w.description) }
             }

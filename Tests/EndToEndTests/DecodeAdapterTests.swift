@@ -35,7 +35,7 @@ import Testing
         let r = BuiltinNodes.makeRegistry()
         r.add(StreamsSource.self)
         r.add(S16Sink.self)
-        return try GraphBuilder.build(try GraphFile.parse(text: json), registry: r, dryRun: true)
+        return try GraphBuilder.build(try GraphFile.parse(text: json), registry: r, for: .inspect)
     }
 
     @Test func tenBitIsDecodedOnceThenConvertedVisiblyForEightBitFilters() throws {

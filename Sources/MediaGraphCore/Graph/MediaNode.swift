@@ -75,3 +75,14 @@ public protocol DynamicOutputs: MediaNode {
     /// The output a port reference names; throws a message listing what exists when none does.
     func outputIndex(named reference: String) throws -> Int
 }
+
+/// A source whose input may be readable only once (standard input, a pipe): creating it must not
+/// read, because `validate` and `dot` create nodes too and must leave the input for a later run.
+/// Until `readHeader` it reports a provisional format from `configure`. When a graph is
+/// instantiated to run (`GraphPurpose.run`), the engine calls `readHeader` right after creating
+/// the node and before `configure`, so the negotiated formats are the stream's own.
+public protocol OnceReadableInput: SourceNode {
+    /// Reads what decides the output formats (a stream header). Called at most once, before
+    /// `configure`, and only when the graph is going to run.
+    func readHeader() throws
+}

@@ -53,16 +53,14 @@ public struct NodeSetup: Sendable {
     public var connectedInputs: [String]
     /// Set when the run should stop early (SIGINT): sources check it and end their stream.
     public var stop: StopFlag
-    /// True when the graph is only validated (`validate`, `dot`): sources must not consume
-    /// standard input; they report a provisional format instead.
-    public var dryRun: Bool
 
-    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag(), dryRun: Bool = false) {
+    /// Creating a node must not consume input that can be read only once (standard input):
+    /// `validate` and `dot` create nodes too. Such a source adopts `OnceReadableInput`.
+    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag()) {
         self.id = id
         self.params = params
         self.connectedInputs = connectedInputs
         self.stop = stop
-        self.dryRun = dryRun
     }
 }
 

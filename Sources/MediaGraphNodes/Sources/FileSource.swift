@@ -39,7 +39,6 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     let skipErrors: Bool
     let trim: FileTrim
     let stop: StopFlag
-    let dryRun: Bool
     /// Packets read while describing the streams (in-band configurations), delivered first.
     var lookahead: [DemuxedPacket]
     var lookaheadNext = 0
@@ -53,7 +52,6 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         id = setup.id
         path = p.path("path")!
         stop = setup.stop
-        dryRun = setup.dryRun
         skipErrors = p.string("errors", default: "stop") == "skip"
         let options = DemuxerOptions(probeSize: Int64(p.int("probe-size", default: 5_000_000)),
                                      analyzeDuration: Int64(p.double("probe-duration", default: 5) * 1e6))

@@ -2,7 +2,7 @@ import MediaGraphCore
 
 /// `wavsrc`: reads a WAV file (or stdin): PCM 8/16/24/32-bit and 32/64-bit float, 1 to 8
 /// channels, converted to float planar buffers (`WAVReader` does the reading).
-public final class WAVSource: SourceNode, RegisteredNode {
+public final class WAVSource: SourceNode, RegisteredNode, OnceReadableInput {
     public static let typeInfo = NodeTypeInfo(
         name: "wavsrc", doc: "Reads WAV audio (PCM 8/16/24/32-bit or float, mono to 8 channels) from a file or standard input.",
         category: .source,
@@ -10,21 +10,26 @@ public final class WAVSource: SourceNode, RegisteredNode {
         params: [.path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input"),
                  .int("chunk", 1...65536, default: 1024, doc: "samples per buffer")])
 
-    let reader: WAVReader?
-    let format: AudioFormat
+    let path: String
+    let stop: StopFlag
+    var reader: WAVReader?
+    var format: AudioFormat
     let chunk: Int
     var position: Int64 = 0
 
     public init(setup: NodeSetup) throws {
-        let path = setup.params.path("path")!
+        path = setup.params.path("path")!
+        stop = setup.stop
         chunk = setup.params.int("chunk", default: 1024)
-        if path == "-" && setup.dryRun {
-            reader = nil
-            format = AudioFormat(sampleFormat: .f32planar, sampleRate: 48000, channels: 2)
-            return
-        }
+        // standard input is read once, at run time (`readHeader`); until then the format is provisional
+        format = AudioFormat(sampleFormat: .f32planar, sampleRate: 48000, channels: 2)
+        if path != "-" { try readHeader() }
+    }
+
+    public func readHeader() throws {
+        guard reader == nil else { return }
         let f = try InputFile(path: path)
-        f.stop = setup.stop
+        f.stop = stop
         let reader = try WAVReader(file: f)
         self.reader = reader
         format = reader.format
