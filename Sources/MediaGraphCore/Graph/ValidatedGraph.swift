@@ -1,5 +1,7 @@
-/// A graph that passed validation: nodes created and configured, in topological order, with the
-/// negotiated format on every connection. The converters the engine inserted are nodes too.
+/// A graph that passed validation, instantiated (`GraphPlan.instantiate`): nodes created and
+/// configured, every producer before its consumers, with the negotiated format on every
+/// connection. The adapters the engine inserted are nodes too. Run it once with `GraphRunner`;
+/// instantiate the plan again for another run.
 public final class ValidatedGraph {
     public struct Node {
         public var id: String
