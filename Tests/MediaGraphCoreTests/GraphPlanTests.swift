@@ -95,6 +95,8 @@ final class ToRGBA: RegisteredNode {
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {}
 }
 
+func requireSendable<T: Sendable>(_: T) {}
+
 /// Validation as a pure plan, instantiation as a second step that can run a plan more than once.
 @Suite(.serialized) struct GraphPlanTests {
     func registry() -> NodeRegistry {
@@ -125,6 +127,7 @@ final class ToRGBA: RegisteredNode {
         #expect(p.nodes[0].params.int("frames") == 3, "defaults are filled in")
         #expect(p.order == [0, 1, 2])
         #expect(p.edges.map(\.input) == ["in", "in"])
+        requireSendable(p)   // a plan can be handed to another thread and instantiated there
 
         // shown (validate, dot): nodes exist, the once-readable input is left unread, nothing written
         let shown = try p.instantiate(for: .inspect)

@@ -11,7 +11,8 @@ struct AdaptFailure: Error { var message: String }
 /// (`FormatAdapter`): the core names none of them.
 extension GraphInstantiation {
     /// The output (after any inserted adapters) that feeds an input accepting `caps`, and its
-    /// format. Adapters are chained (decode, then convert) up to three deep, each at most once.
+    /// format. Adapters are chained (a decoder, then a pixel-format converter) up to three deep, each
+    /// at most once.
     mutating func adapt(from start: (node: Int, port: Int), to caps: FormatCaps, before: String) throws -> (from: (node: Int, port: Int), format: MediaFormat) {
         var from = start
         var format = graph.nodes[from.node].outputFormats[from.port]
