@@ -12,7 +12,9 @@ import MediaGraphMP4
 /// lead-in comes out before zero (decoders drop it, muxers hide it with an edit list). With
 /// `end`/`duration` a stream stops after the last packet (in decode order) whose pts is before
 /// the end, and the packet whose presentation reaches the end carries `.endOfPresentation` with
-/// its duration cut there, so decoders present nothing beyond it.
+/// its duration cut there, so decoders present nothing beyond it. The discard padding a container
+/// marks at the end of the last audio packet is `SampleBuffer.discardPadding` (with
+/// `.endOfPresentation`); the packet keeps its duration, as in ffmpeg's stream copy.
 public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     public static let typeInfo = NodeTypeInfo(
         name: "filesrc",
@@ -255,15 +257,18 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             return
         }
         var flags: BufferFlags = p.isKeyFrame ? .keyFrame : []
+        var padding: Int64 = 0
         if p.skipEnd > 0 && info.kind == .audio {
-            // padding the container marks at the end of the last packet (its duration then ends
-            // where presentation ends; Ogg's demuxer has already shortened it)
+            // padding the container marks at the end of the last packet: the packet keeps its
+            // duration (a copy is ffmpeg's copy, whose muxer ignores the padding) and decoders
+            // end presentation before the padding (Ogg's demuxer has already shortened it)
             flags.insert(.endOfPresentation)
-            if demuxer.container.formatName != "ogg" && duration > Int64(p.skipEnd) { duration -= Int64(p.skipEnd) }
+            if demuxer.container.formatName != "ogg" && duration > Int64(p.skipEnd) { padding = Int64(p.skipEnd) }
         }
-        if let end = s.end, pts < end, pts + duration >= end {
+        if let end = s.end, pts < end, pts + duration - padding >= end {
             // the picture or samples that reach the end: presentation stops within this packet
             duration = end - pts
+            padding = 0
             flags.insert(.endOfPresentation)
         }
         if let last = s.lastDTS {
@@ -277,6 +282,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         let buffer = SampleBuffer(bytes: s.description.payload(p.bytes), format: s.description.format, pts: pts, dts: dts,
                                   duration: max(0, duration), timeBase: outTB, flags: flags)
         buffer.codecConfiguration = s.description.configuration
+        buffer.discardPadding = padding
 
         if let end = s.end {
             if dts >= end && pts >= end {
