@@ -181,6 +181,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         demuxer.select(selected)
         lookahead.removeAll { !selected.contains($0.streamIndex) }
+        startAtTheStreamsRead()
         guard trim.hasStart, !selected.isEmpty else { return }
         lookahead.removeAll()
         var target = (demuxer.container.startTime ?? 0) + trim.startMicros
@@ -190,6 +191,22 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             target -= 3 * 1_000_000 / 23
         }
         do { try demuxer.seek(toMicroseconds: target) } catch let e as DemuxError { throw NodeFailure(e.message) }
+    }
+
+    /// In a file whose timestamps may jump (MPEG-TS …) and without a trim, zero is the earliest
+    /// start of the streams read when that is after the file's start, as ffmpeg's "Correcting
+    /// start time" does: a TS's video read alone starts at zero even where its audio starts earlier.
+    func startAtTheStreamsRead() {
+        guard demuxer.container.allowsDiscontinuities, !trim.hasStart, trim.lengthMicros == nil,
+              let fileStart = demuxer.container.startTime else { return }
+        let micros = Rational(1, 1_000_000)
+        let starts = streams.filter(\.isActive).compactMap { s in
+            s.description.info.startTime.map { Demuxer.rescale($0, from: s.description.info.timeBase, to: micros) }
+        }
+        guard let start = starts.min(), start > fileStart else { return }
+        for s in streams where s.isActive {
+            s.offset = Demuxer.rescale(start, from: micros, to: s.description.info.timeBase)
+        }
     }
 
     /// One packet: timestamps rebased and completed, the end rule applied, then sent.
@@ -374,7 +391,7 @@ final class FileStreamState {
     let name: String
     let description: FileStreamDescription
     /// Ticks (of the container's time base) subtracted from its timestamps: time zero.
-    let offset: Int64
+    var offset: Int64
     /// Ticks (of the port's time base) after zero where presentation ends.
     let end: Int64?
     /// A packet's duration when the container gives none (container ticks).
