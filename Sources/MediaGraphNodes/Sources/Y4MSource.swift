@@ -9,13 +9,14 @@ public final class Y4MSource: SourceNode, RegisteredNode {
         doc: "Reads YUV4MPEG2 (4:2:0, 4:2:2, 4:4:4, mono; 8-bit) from a file or standard input.",
         category: .source,
         outputs: [PortSpec("out", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
-        params: [.path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input")])
+        params: [pathParam.spec])
+    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "input file, or \"-\" for standard input")
 
     let reader: Y4MReader?
     let format: VideoFormat
 
     public init(setup: NodeSetup) throws {
-        let path = setup.params.path("path")!
+        let path = setup.params[Self.pathParam]
         if path == "-" && setup.dryRun {
             // validating only: standard input is not read; its header decides the format at run time
             reader = nil
