@@ -20,9 +20,18 @@ public struct ChannelCurves: Equatable, Sendable {
         self.blue = table(blue)
     }
 
-    /// rgb' = rgb^gamma (gamma 0…3), GPUImage's gamma filter.
+    /// The exponent range of `gamma(_:)`.
+    public static let gammaRange: ClosedRange<Double> = 0...3
+
+    /// Whether every table maps each value to itself: the filters then forward the frame untouched.
+    public var isIdentity: Bool {
+        for v in 0..<256 where red[v] != UInt8(v) || green[v] != UInt8(v) || blue[v] != UInt8(v) { return false }
+        return true
+    }
+
+    /// rgb' = rgb^gamma (gamma in `gammaRange`), GPUImage's gamma filter.
     public static func gamma(_ gamma: Double) throws -> ChannelCurves {
-        try KernelError.check("gamma.gamma", gamma, in: 0...3)
+        try KernelError.check("gamma.gamma", gamma, in: gammaRange)
         let f: (Double) -> Double = { pow($0, gamma) }
         return ChannelCurves(red: f, green: f, blue: f)
     }
@@ -32,8 +41,13 @@ public struct ChannelCurves: Equatable, Sendable {
     public struct Levels: Equatable, Sendable {
         public var inputMin: Double, inputMax: Double, gamma: Double, outputMin: Double, outputMax: Double
 
-        /// inputMin < inputMax, both 0…1; gamma 0.01…10 (the midtone slider: > 1 brightens);
-        /// outputMin and outputMax 0…1 (outputMin > outputMax inverts).
+        /// Range of the input and output points (0…1 units).
+        public static let pointRange: ClosedRange<Double> = 0...1
+        /// Range of the midtone gamma.
+        public static let gammaRange: ClosedRange<Double> = 0.01...10
+
+        /// inputMin < inputMax, both in `pointRange`; gamma in `gammaRange` (the midtone slider:
+        /// > 1 brightens); outputMin and outputMax in `pointRange` (outputMin > outputMax inverts).
         public init(inputMin: Double = 0, inputMax: Double = 1, gamma: Double = 1,
                     outputMin: Double = 0, outputMax: Double = 1) {
             self.inputMin = inputMin
@@ -44,11 +58,11 @@ public struct ChannelCurves: Equatable, Sendable {
         }
 
         func validated(_ channel: String) throws -> Levels {
-            try KernelError.check("levels.\(channel).inputMin", inputMin, in: 0...1)
-            try KernelError.check("levels.\(channel).inputMax", inputMax, in: 0...1)
-            try KernelError.check("levels.\(channel).gamma", gamma, in: 0.01...10)
-            try KernelError.check("levels.\(channel).outputMin", outputMin, in: 0...1)
-            try KernelError.check("levels.\(channel).outputMax", outputMax, in: 0...1)
+            try KernelError.check("levels.\(channel).inputMin", inputMin, in: Levels.pointRange)
+            try KernelError.check("levels.\(channel).inputMax", inputMax, in: Levels.pointRange)
+            try KernelError.check("levels.\(channel).gamma", gamma, in: Levels.gammaRange)
+            try KernelError.check("levels.\(channel).outputMin", outputMin, in: Levels.pointRange)
+            try KernelError.check("levels.\(channel).outputMax", outputMax, in: Levels.pointRange)
             guard inputMin < inputMax else {
                 throw KernelError.invalidParameter(
                     name: "levels.\(channel).inputMin",

@@ -6,9 +6,23 @@ extension ColorTransform {
     /// Rec. 709 luma weights, as GPUImage's grayscale, saturation and luminance filters use.
     public static let luminanceWeights = SIMD3<Double>(0.2125, 0.7154, 0.0721)
 
+    // The parameter ranges: the functions below check them and the nodes declare their params
+    // with them, so kernel, node, schema and Docs/filters.md share one value.
+    /// `intensity` of grayscale, sepia, presets and colour matrices.
+    public static let intensityRange: ClosedRange<Double> = 0...1
+    public static let brightnessRange: ClosedRange<Double> = -1...1
+    public static let contrastRange: ClosedRange<Double> = 0...4
+    public static let saturationRange: ClosedRange<Double> = 0...2
+    public static let exposureRange: ClosedRange<Double> = -10...10
+    public static let gainRange: ClosedRange<Double> = 0...4
+    /// Degrees of hue rotation (ten turns either way; a rotation repeats every 360).
+    public static let hueRange: ClosedRange<Double> = -3600...3600
+    /// Each element of a `colormatrix` matrix and offset.
+    public static let matrixElementRange: ClosedRange<Double> = -64...64
+
     /// rgb' = dot(rgb, (0.2125, 0.7154, 0.0721)) on every channel, alpha kept.
     public static func grayscale(intensity: Double = 1) throws -> ColorTransform {
-        try KernelError.check("grayscale.intensity", intensity, in: 0...1)
+        try KernelError.check("grayscale.intensity", intensity, in: intensityRange)
         let w = luminanceWeights
         let row = SIMD4(w.x, w.y, w.z, 0)
         return ColorTransform(uncheckedRows: [row, row, row, SIMD4(0, 0, 0, 1)], offset: .zero,
@@ -17,7 +31,7 @@ extension ColorTransform {
 
     /// GPUImage's sepia matrix, mixed with the input by `intensity` (0…1).
     public static func sepia(intensity: Double = 1) throws -> ColorTransform {
-        try KernelError.check("sepia.intensity", intensity, in: 0...1)
+        try KernelError.check("sepia.intensity", intensity, in: intensityRange)
         return ColorTransform(uncheckedRows: [SIMD4(0.3588, 0.7044, 0.1368, 0),
                                               SIMD4(0.2990, 0.5870, 0.1140, 0),
                                               SIMD4(0.2392, 0.4696, 0.0912, 0),
@@ -25,24 +39,24 @@ extension ColorTransform {
                               offset: .zero, intensity: intensity)
     }
 
-    /// rgb' = rgb + amount (amount -1…1).
+    /// rgb' = rgb + amount (amount in `brightnessRange`).
     public static func brightness(_ amount: Double) throws -> ColorTransform {
-        try KernelError.check("brightness.amount", amount, in: -1...1)
+        try KernelError.check("brightness.amount", amount, in: brightnessRange)
         return ColorTransform(uncheckedRows: identity.rows, offset: SIMD4(amount, amount, amount, 0), intensity: 1)
     }
 
-    /// rgb' = (rgb - 0.5)·amount + 0.5 (amount 0…4).
+    /// rgb' = (rgb - 0.5)·amount + 0.5 (amount in `contrastRange`).
     public static func contrast(_ amount: Double) throws -> ColorTransform {
-        try KernelError.check("contrast.amount", amount, in: 0...4)
+        try KernelError.check("contrast.amount", amount, in: contrastRange)
         let o = 0.5 * (1 - amount)
         return ColorTransform(uncheckedRows: [SIMD4(amount, 0, 0, 0), SIMD4(0, amount, 0, 0),
                                               SIMD4(0, 0, amount, 0), SIMD4(0, 0, 0, 1)],
                               offset: SIMD4(o, o, o, 0), intensity: 1)
     }
 
-    /// rgb' = mix(luminance, rgb, amount) with Rec. 709 luminance (amount 0…2).
+    /// rgb' = mix(luminance, rgb, amount) with Rec. 709 luminance (amount in `saturationRange`).
     public static func saturation(_ amount: Double) throws -> ColorTransform {
-        try KernelError.check("saturation.amount", amount, in: 0...2)
+        try KernelError.check("saturation.amount", amount, in: saturationRange)
         let w = luminanceWeights * (1 - amount)
         var rows: [SIMD4<Double>] = []
         for i in 0..<3 {
@@ -54,17 +68,17 @@ extension ColorTransform {
         return ColorTransform(uncheckedRows: rows, offset: .zero, intensity: 1)
     }
 
-    /// rgb' = rgb·2^ev (ev -10…10).
+    /// rgb' = rgb·2^ev (ev in `exposureRange`).
     public static func exposure(ev: Double) throws -> ColorTransform {
-        try KernelError.check("exposure.ev", ev, in: -10...10)
+        try KernelError.check("exposure.ev", ev, in: exposureRange)
         return gains(pow(2, ev), pow(2, ev), pow(2, ev))
     }
 
-    /// r' = r·red, g' = g·green, b' = b·blue (gains 0…4).
+    /// r' = r·red, g' = g·green, b' = b·blue (gains in `gainRange`).
     public static func rgbGains(r: Double, g: Double, b: Double) throws -> ColorTransform {
-        try KernelError.check("rgb.red", r, in: 0...4)
-        try KernelError.check("rgb.green", g, in: 0...4)
-        try KernelError.check("rgb.blue", b, in: 0...4)
+        try KernelError.check("rgb.red", r, in: gainRange)
+        try KernelError.check("rgb.green", g, in: gainRange)
+        try KernelError.check("rgb.blue", b, in: gainRange)
         return gains(r, g, b)
     }
 
@@ -78,10 +92,13 @@ extension ColorTransform {
     /// The shader goes through polar form (atan, sqrt, sin, cos), but
     /// `chroma·cos(atan(Q, I) - h) = I·cos h + Q·sin h` and
     /// `chroma·sin(atan(Q, I) - h) = Q·cos h - I·sin h`, so the filter is exactly linear:
-    /// `rgb' = YIQtoRGB · R(-h) · RGBtoYIQ · rgb`, one matrix. (Degrees of any size; GPUImage takes
-    /// them modulo 360 first, which changes nothing in a rotation.)
+    /// `rgb' = YIQtoRGB · R(-h) · RGBtoYIQ · rgb`, one matrix. (Degrees within `hueRange`, taken
+    /// modulo 360 as GPUImage does.) A whole number of turns is exactly the identity: GPUImage's
+    /// six-digit YIQ constants are not exact inverses, so the matrix product would move some
+    /// values by a rounding step where a rotation by 0 must change nothing.
     public static func hue(degrees: Double) throws -> ColorTransform {
-        try KernelError.check("hue.degrees", degrees, in: -1e6...1e6)
+        try KernelError.check("hue.degrees", degrees, in: hueRange)
+        if degrees.truncatingRemainder(dividingBy: 360) == 0 { return identity }
         let h = degrees.truncatingRemainder(dividingBy: 360) * Double.pi / 180
         let c = cos(h), s = sin(h)
         // RGB → YIQ rows and YIQ → RGB rows, GPUImage's constants.

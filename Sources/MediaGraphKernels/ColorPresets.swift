@@ -7,7 +7,7 @@ extension ColorTransform {
 
     /// A preset matrix mixed with the input by `intensity` (0…1).
     public static func preset(named name: String, intensity: Double = 1) throws -> ColorTransform {
-        try KernelError.check("intensity", intensity, in: 0...1)
+        try KernelError.check("intensity", intensity, in: intensityRange)
         var full: ColorTransform
         switch name {
         case "sepia": full = try sepia()

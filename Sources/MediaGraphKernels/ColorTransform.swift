@@ -35,12 +35,12 @@ public struct ColorTransform: Equatable, Sendable {
             throw KernelError.invalidParameter(name: "offset", detail: "expected 4 numbers (r, g, b, a), found \(offset.count)")
         }
         for (i, v) in matrix.enumerated() {
-            try KernelError.check("matrix[\(i)]", v, in: -64...64)
+            try KernelError.check("matrix[\(i)]", v, in: matrixElementRange)
         }
         for (i, v) in offset.enumerated() {
-            try KernelError.check("offset[\(i)]", v, in: -64...64)
+            try KernelError.check("offset[\(i)]", v, in: matrixElementRange)
         }
-        try KernelError.check("intensity", intensity, in: 0...1)
+        try KernelError.check("intensity", intensity, in: intensityRange)
         let rows = (0..<4).map { SIMD4(matrix[4 * $0], matrix[4 * $0 + 1], matrix[4 * $0 + 2], matrix[4 * $0 + 3]) }
         return ColorTransform(uncheckedRows: rows, offset: SIMD4(offset[0], offset[1], offset[2], offset[3]),
                               intensity: intensity)
@@ -58,6 +58,12 @@ public struct ColorTransform: Equatable, Sendable {
 
     /// The offset after mixing: `t·offset`.
     public var effectiveOffset: SIMD4<Double> { offset * intensity }
+
+    /// Whether the map changes nothing (every frame passes through as it is): the filters then
+    /// forward the buffer without running the kernel.
+    public var isIdentity: Bool {
+        intensity == 0 || (rows == ColorTransform.identity.rows && offset == .zero)
+    }
 
     /// Whether alpha passes through unchanged (alpha row (0, 0, 0, 1), no alpha offset): the
     /// kernel then copies alpha bytes exactly.

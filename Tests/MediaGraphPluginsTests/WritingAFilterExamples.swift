@@ -1,6 +1,7 @@
 // The code of Docs/writing-a-filter.md. Every ```swift block of that document appears in this
 // file verbatim (DocsTests checks), so the walk-through compiles and its filters are tested.
 import MediaGraphCore
+import MediaGraphKernels
 import MediaGraphNodes
 
 // MARK: vignette
@@ -12,12 +13,14 @@ final class Vignette: RegisteredNode {
         name: "vignette", doc: "Darkens towards the corners.", category: .filter,
         inputs: [PortSpec("in", .video([.rgba, .bgra]), doc: "raw video")],
         outputs: [PortSpec("out", .video([.rgba, .bgra]), doc: "raw video, same format")],
-        params: [.double("strength", 0...1, default: 0.5, doc: "darkening at the corners")])
+        params: [strengthParam.spec])
+    /// Declared once: name, range, default, doc; `setup.params[Vignette.strengthParam]` reads it.
+    static let strengthParam = Param<Double>("strength", 0...1, default: 0.5, doc: "darkening at the corners")
 
     let strength: Double
 
     init(setup: NodeSetup) throws {
-        strength = setup.params.double("strength", default: 0.5)
+        strength = setup.params[Self.strengthParam]
     }
 
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
@@ -89,6 +92,19 @@ final class FrameDifference: RegisteredNode {
     }
 }
 
+// MARK: a colour filter built on a kernel
+
+/// `warmth`: white balance, r' = r + 0.1·amount, b' = b − 0.1·amount (alpha kept).
+public final class WarmthFilter: KernelFilter, RegisteredNode {
+    static let amount = Param<Double>("amount", -1...1, default: 0, live: true, doc: "> 0 warmer, < 0 cooler")
+    public static let typeInfo = filterInfo("warmth", "Warmer or cooler: r' = r + 0.1·amount, b' = b − 0.1·amount.",
+                                            formats: ColorMatrixKernel.formats, params: [amount])
+    override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
+        let a = 0.1 * p[amount]
+        return ColorMatrixKernel(try .matrix([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], offset: [a, 0, -a, 0]))
+    }
+}
+
 // MARK: registering and running
 
 /// The built-in node types plus ours.
@@ -96,6 +112,7 @@ func makeRegistry() -> NodeRegistry {
     let registry = BuiltinNodes.makeRegistry()
     registry.add(Vignette.self)
     registry.add(FrameDifference.self)
+    registry.add(WarmthFilter.self)
     return registry
 }
 
@@ -120,4 +137,14 @@ func runFrameDifference(input: String, width: Int, height: Int, to path: String)
     """
     let spec = try GraphFile.parse(text: json, file: "framediff.json")
     try GraphRunner(graph: try GraphBuilder.build(spec, registry: makeRegistry())).run()
+}
+
+/// testsrc → warmth → rawsink.
+func runWarmth(amount: Double, to path: String) throws {
+    var graph = GraphSpec()
+    graph.add("src", "testsrc", [("width", .int(64)), ("height", .int(48)), ("frames", .int(2)), ("format", .str("rgba"))])
+    graph.add("warm", "warmth", [("amount", .number(amount, nil))])
+    graph.add("out", "rawsink", [("path", .str(path))])
+    graph.chain("src", "warm", "out")
+    try GraphRunner(graph: try GraphBuilder.build(graph, registry: makeRegistry())).run()
 }

@@ -36,6 +36,25 @@ import Testing
         #expect(changed)
     }
 
+    /// The built-in-style colour filter of the doc: r' = min(255, r + 10), b' = max(0, b − 10) at
+    /// amount 0.4 (0.04 · 255 = 10.2, never near a rounding tie); amount 0 gives the input.
+    @Test func warmthFollowsItsFormulaAndPassesAmountZero() throws {
+        let dir = Tool.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try runWarmth(amount: 0, to: dir + "/plain.rgba")
+        try runWarmth(amount: 0.4, to: dir + "/warm.rgba")
+        let src = Tool.read(dir + "/plain.rgba"), out = Tool.read(dir + "/warm.rgba")
+        #expect(src.count == 64 * 48 * 4 * 2 && out.count == src.count)
+        var wrong = 0
+        for i in 0..<src.count {
+            let v = Int(src[i])
+            let e = [min(255, v + 10), v, max(0, v - 10), v][i % 4]
+            if Int(out[i]) != e { wrong += 1 }
+        }
+        #expect(wrong == 0)
+        #expect(src != out)
+    }
+
     /// Luma equals ffmpeg's tblend=all_mode=difference (|a − b| of consecutive frames).
     @Test func frameDifferenceMatchesFFmpegTblend() throws {
         let dir = Tool.tempDir()

@@ -57,6 +57,9 @@ public struct ParamSpec: Sendable {
     public var defaultValue: JSONValue?
     public var required: Bool
     public var doc: String
+    /// The param may change while the graph runs (`GraphRunner.setParam`); the node takes the
+    /// change between two buffers.
+    public var live: Bool = false
 
     public init(_ name: String, _ type: ParamType, default defaultValue: JSONValue? = nil,
                 required: Bool = false, doc: String) {
@@ -65,6 +68,13 @@ public struct ParamSpec: Sendable {
         self.defaultValue = defaultValue
         self.required = required
         self.doc = doc
+    }
+
+    /// This spec, marked changeable while running (or not).
+    public func live(_ on: Bool = true) -> ParamSpec {
+        var s = self
+        s.live = on
+        return s
     }
 
     public static func int(_ name: String, _ range: ClosedRange<Int>? = nil, default d: Int? = nil, required: Bool = false, doc: String) -> ParamSpec {

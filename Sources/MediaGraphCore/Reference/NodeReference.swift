@@ -33,6 +33,7 @@ public enum NodeReference {
         for p in i.params {
             var line = "  \(p.name): \(p.type.summary)"
             if let d = p.defaultValue { line += ", default \(d.brief)" } else if p.required { line += ", required" }
+            if p.live { line += ", changeable while running" }
             out += line + "\n      \(p.doc)\n"
         }
         out += "\nthreading: \(i.threading == .inline ? "runs on its upstream's thread" : "own thread behind a bounded queue")\n"
@@ -51,6 +52,7 @@ public enum NodeReference {
             ("params", .arr(i.params.map { p in
                 var m: [(String, JSONValue)] = [("name", .str(p.name)), ("type", .str(p.type.summary)), ("required", .bool(p.required, nil)), ("doc", .str(p.doc))]
                 if let d = p.defaultValue { m.append(("default", d)) }
+                if p.live { m.append(("live", .bool(true, nil))) }
                 return .obj(m)
             })),
         ])
@@ -75,7 +77,7 @@ public enum NodeReference {
                     out += "| param | type | default | description |\n| --- | --- | --- | --- |\n"
                     for p in i.params {
                         let d = p.defaultValue.map { "`\($0.brief)`" } ?? (p.required ? "required" : "—")
-                        out += "| `\(p.name)` | \(p.type.summary.replacingOccurrences(of: "|", with: "\\|")) | \(d) | \(p.doc) |\n"
+                        out += "| `\(p.name)` | \(p.type.summary.replacingOccurrences(of: "|", with: "\\|")) | \(d) | \(p.doc)\(p.live ? " (changeable while running)" : "") |\n"
                     }
                 }
             }

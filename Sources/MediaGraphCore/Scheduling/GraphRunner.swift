@@ -22,7 +22,7 @@ public final class GraphRunner {
     public let graph: ValidatedGraph
     public let stop: StopFlag
     let options: Options
-    private var running: [RunningNode] = []
+    private(set) var running: [RunningNode] = []
     private let failure = Mutex<Error?>(nil)
     private var progressSource: RunningNode?
 

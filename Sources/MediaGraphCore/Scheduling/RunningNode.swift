@@ -10,6 +10,8 @@ final class RunningNode {
     var remainingInputs: Int
     var stats: NodeStatistics
     var finished = false
+    /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
+    let mailbox = ParamMailbox()
 
     init(id: String, type: String, instance: MediaNode, inputs: Int) {
         self.id = id
@@ -23,6 +25,7 @@ final class RunningNode {
     @inline(__always)
     func receive(_ buffer: consuming SampleBuffer, input: Int) throws {
         stats.buffersIn &+= 1
+        try takeParamChanges()
         let t0 = monotonicNanos()
         do {
             try instance.process(consume buffer, input: input, output: output)

@@ -1,19 +1,22 @@
 import MediaGraphCore
 import MediaGraphMP4
 
+/// The output file of the elementary-stream sinks.
+let elementaryOutputPath = Param<String>.requiredPath("path", role: .output, doc: "output file")
+
 /// `h264sink` / `hevcsink`: an Annex B elementary stream (parameter sets before key frames).
 public class AnnexBSink: RegisteredNode {
     public class var codec: Codec { .h264 }
     public class var typeInfo: NodeTypeInfo {
         NodeTypeInfo(name: "\(codec)sink", doc: "Writes an Annex B \(codec == .h264 ? "H.264" : "HEVC") elementary stream (parameter sets before key frames).",
                      category: .sink, inputs: [PortSpec("in", .encodedVideo([codec]))],
-                     params: [.path("path", role: .output, required: true, doc: "output file")])
+                     params: [elementaryOutputPath.spec])
     }
 
     let path: String
     var writer: AnnexBWriter?
 
-    public required init(setup: NodeSetup) throws { path = setup.params.path("path")! }
+    public required init(setup: NodeSetup) throws { path = setup.params[elementaryOutputPath] }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     public func start() throws {
         try OutputDirectory.prepare(for: path)
@@ -37,13 +40,13 @@ public final class IVFSink: RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "ivfsink", doc: "Writes VP8 or VP9 packets to an IVF file.", category: .sink,
         inputs: [PortSpec("in", .encodedVideo([.vp8, .vp9]))],
-        params: [.path("path", role: .output, required: true, doc: "output file")])
+        params: [elementaryOutputPath.spec])
 
     let path: String
     var format: EncodedVideoFormat!
     var writer: IVFWriter?
 
-    public init(setup: NodeSetup) throws { path = setup.params.path("path")! }
+    public init(setup: NodeSetup) throws { path = setup.params[elementaryOutputPath] }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard case .encodedVideo(let f) = inputs[0].format else { throw NodeFailure("expected VP8/VP9 packets") }
         format = f
@@ -66,12 +69,12 @@ public final class ADTSSink: RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "adtssink", doc: "Writes AAC packets as an ADTS stream (.aac).", category: .sink,
         inputs: [PortSpec("in", .encodedAudio([.aac]))],
-        params: [.path("path", role: .output, required: true, doc: "output file")])
+        params: [elementaryOutputPath.spec])
 
     let path: String
     var writer: ADTSWriter?
 
-    public init(setup: NodeSetup) throws { path = setup.params.path("path")! }
+    public init(setup: NodeSetup) throws { path = setup.params[elementaryOutputPath] }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     public func start() throws { try OutputDirectory.prepare(for: path) }
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {

@@ -1,6 +1,9 @@
 import MediaGraphCore
 import MediaGraphMP4
 
+/// The input file of the elementary-stream sources.
+let elementaryInputPath = Param<String>.requiredPath("path", role: .input, doc: "input file")
+
 /// `h264src`: an Annex B H.264 file as packets, with presentation order derived from the stream
 /// (picture order count) and the frame rate from its VUI timing or the `rate` param — so it can be
 /// put into MP4 without re-encoding, frame-accurately.
@@ -9,8 +12,8 @@ public final class H264Source: SourceNode, RegisteredNode {
         name: "h264src", doc: "Reads an Annex B H.264 elementary stream; pts from picture order count, rate from VUI or the rate param.",
         category: .source,
         outputs: [PortSpec("out", .encodedVideo([.h264]), doc: "H.264 access units")],
-        params: [.path("path", role: .input, required: true, doc: "input file"),
-                 .rational("rate", doc: "frame rate when the stream has no VUI timing (overrides it)")])
+        params: ParamSpec.list(elementaryInputPath, rateParam))
+    static let rateParam = Param<Rational?>.rational("rate", doc: "frame rate when the stream has no VUI timing (overrides it)")
 
     let reader: H264StreamReader
     var pending: TimedAccessUnit?
@@ -19,11 +22,11 @@ public final class H264Source: SourceNode, RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        reader = try H264StreamReader(path: p.path("path")!, frameRate: p.rational("rate"))
-        guard let first = try reader.next() else { throw NodeFailure("'\(p.path("path")!)' holds no H.264 access unit") }
+        reader = try H264StreamReader(path: p[elementaryInputPath], frameRate: p[Self.rateParam])
+        guard let first = try reader.next() else { throw NodeFailure("'\(p[elementaryInputPath])' holds no H.264 access unit") }
         pending = first
         let t = reader.timer
-        guard let c = t.configuration else { throw NodeFailure("'\(p.path("path")!)': no SPS/PPS before the first access unit") }
+        guard let c = t.configuration else { throw NodeFailure("'\(p[elementaryInputPath])': no SPS/PPS before the first access unit") }
         configuration = .h264(c)
         let rate = t.frameRate ?? Rational(25, 1)
         format = EncodedVideoFormat(codec: .h264, width: t.width, height: t.height, frameRate: rate, timeBase: Rational(1, t.timescale))
@@ -47,8 +50,8 @@ public final class IVFSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "ivfsrc", doc: "Reads VP8/VP9 packets from an IVF file.", category: .source,
         outputs: [PortSpec("out", .encodedVideo([.vp8, .vp9]))],
-        params: [.path("path", role: .input, required: true, doc: "input file"),
-                 .rational("rate", doc: "nominal frame rate (default: from the IVF time base)")])
+        params: ParamSpec.list(elementaryInputPath, rateParam))
+    static let rateParam = Param<Rational?>.rational("rate", doc: "nominal frame rate (default: from the IVF time base)")
 
     let reader: IVFReader
     let format: EncodedVideoFormat
@@ -57,8 +60,8 @@ public final class IVFSource: SourceNode, RegisteredNode {
     var last: (pts: Int64, data: [UInt8], key: Bool, offset: Int64)?
 
     public init(setup: NodeSetup) throws {
-        reader = try IVFReader(path: setup.params.path("path")!)
-        let rate = setup.params.rational("rate") ?? reader.timeBase.inverse
+        reader = try IVFReader(path: setup.params[elementaryInputPath])
+        let rate = setup.params[Self.rateParam] ?? reader.timeBase.inverse
         format = EncodedVideoFormat(codec: reader.codec, width: reader.width, height: reader.height, frameRate: rate, timeBase: reader.timeBase)
         // In floating point and clamped: a rate param of any size gives a 32-bit duration.
         let ticks = (1 / rate.doubleValue / reader.timeBase.doubleValue).rounded()
@@ -97,13 +100,13 @@ public final class ADTSSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "adtssrc", doc: "Reads AAC frames from an ADTS (.aac) file.", category: .source,
         outputs: [PortSpec("out", .encodedAudio([.aac]))],
-        params: [.path("path", role: .input, required: true, doc: "input file")])
+        params: [elementaryInputPath.spec])
 
     let reader: ADTSReader
     let format: EncodedAudioFormat
 
     public init(setup: NodeSetup) throws {
-        reader = try ADTSReader(path: setup.params.path("path")!)
+        reader = try ADTSReader(path: setup.params[elementaryInputPath])
         format = EncodedAudioFormat(codec: .aac, sampleRate: reader.configuration.sampleRate, channels: reader.configuration.channels)
     }
 

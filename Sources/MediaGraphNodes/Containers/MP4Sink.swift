@@ -10,13 +10,15 @@ public final class MP4Sink: RegisteredNode {
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
-        params: [.path("path", role: .output, required: true, doc: "output file"),
-                 .bool("faststart", default: true, doc: "moov before mdat, for progressive playback"),
-                 .bool("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)"),
-                 .double("fragment-duration", 0.1...60, default: 1, doc: "seconds per fragment (fragments start at key frames)"),
-                 .choice("rotation", ["0", "90", "180", "270"], doc: "display rotation in degrees of every video track (track matrix); default: each stream's own rotation"),
-                 .int("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)"),
-                 .bool("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")])
+        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64))
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file")
+    static let faststart = Param<Bool>("faststart", default: true, doc: "moov before mdat, for progressive playback")
+    static let fragmented = Param<Bool>("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)")
+    static let fragmentDuration = Param<Double>("fragment-duration", 0.1...60, default: 1, doc: "seconds per fragment (fragments start at key frames)")
+    static let rotation = Param<String?>("rotation", oneOf: ["0", "90", "180", "270"],
+                                         doc: "display rotation in degrees of every video track (track matrix); default: each stream's own rotation")
+    static let timescale = Param<Int?>("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)")
+    static let co64 = Param<Bool>("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")
 
     let path: String
     let options: MP4MuxerOptions
@@ -33,12 +35,12 @@ public final class MP4Sink: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        path = p.path("path")!
+        path = p[Self.pathParam]
         names = setup.connectedInputs
-        options = MP4MuxerOptions(fastStart: p.bool("faststart", default: true), fragmented: p.bool("fragmented", default: false),
-                                  fragmentDuration: p.double("fragment-duration", default: 1),
-                                  rotation: p.string("rotation").flatMap { Int($0) },
-                                  movieTimescale: p.int("timescale").map(Int64.init), forceCo64: p.bool("co64", default: false))
+        options = MP4MuxerOptions(fastStart: p[Self.faststart], fragmented: p[Self.fragmented],
+                                  fragmentDuration: p[Self.fragmentDuration],
+                                  rotation: p[Self.rotation].flatMap { Int($0) },
+                                  movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64])
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {

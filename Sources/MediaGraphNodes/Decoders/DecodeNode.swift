@@ -17,10 +17,11 @@ public final class DecodeNode: RegisteredNode {
         category: .converter,
         inputs: [PortSpec("in", .any, doc: "encoded video or audio")],
         outputs: [PortSpec("out", .any, doc: "raw video in the stream's declared format, or raw audio")],
-        params: [.choice("errors", ["stop", "skip"], default: "stop",
-                         doc: "a packet that cannot be decoded stops the run (naming its time), or is skipped and counted in a warning"),
-                 .int("threads", 0...64, default: 0, doc: "decoding threads (frame and slice threading; 0 = every core)")],
+        params: ParamSpec.list(errorsParam, threadsParam),
         threading: .ownThread)
+    static let errorsParam = Param<String>("errors", oneOf: ["stop", "skip"], default: "stop",
+                                           doc: "a packet that cannot be decoded stops the run (naming its time), or is skipped and counted in a warning")
+    static let threadsParam = Param<Int>("threads", 0...64, default: 0, doc: "decoding threads (frame and slice threading; 0 = every core)")
 
     /// Where encoded packets meet an input that takes raw video or raw audio, decode them once per
     /// stream; the decoder takes the producer's `errors` policy when it has one (a file source).
@@ -49,8 +50,8 @@ public final class DecodeNode: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         id = setup.id
-        skipErrors = setup.params.string("errors", default: "stop") == "skip"
-        threads = setup.params.int("threads", default: 0)
+        skipErrors = setup.params[Self.errorsParam] == "skip"
+        threads = setup.params[Self.threadsParam]
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {

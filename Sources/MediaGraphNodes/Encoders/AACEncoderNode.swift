@@ -9,8 +9,9 @@ public final class AACEncoderNode: RegisteredNode {
         category: .encoder,
         inputs: [PortSpec("in", .audio([.f32planar]), doc: "raw audio")],
         outputs: [PortSpec("out", .encodedAudio([.aac]), doc: "AAC packets (raw, AudioSpecificConfig as configuration)")],
-        params: [.int("bitrate", 8...512, default: 128, doc: "bitrate in kbit/s"),
-                 .choice("profile", ["lc"], default: "lc", doc: "AAC profile (LC)")])
+        params: ParamSpec.list(bitrate, profile))
+    static let bitrate = Param<Int>("bitrate", 8...512, default: 128, doc: "bitrate in kbit/s")
+    static let profile = Param<String>("profile", oneOf: ["lc"], default: "lc", doc: "AAC profile (LC)")
 
     let settings: AACSettings
     var format: AudioFormat!
@@ -20,7 +21,7 @@ public final class AACEncoderNode: RegisteredNode {
     var pointers: [UnsafePointer<Float>] = []
 
     public init(setup: NodeSetup) throws {
-        settings = AACSettings(bitrate: setup.params.int("bitrate", default: 128))
+        settings = AACSettings(bitrate: setup.params[Self.bitrate])
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {

@@ -3,29 +3,28 @@ import MediaGraphCore
 
 /// Params shared by the VP8 and VP9 nodes.
 enum VPXParams {
+    static let bitrate = Param<Int?>("bitrate", 1...1_000_000, doc: "target bitrate in kbit/s")
+    static let cqLevel = Param<Int?>("cq-level", 0...63, doc: "constant quality level (with bitrate as a cap, or alone)")
+    static let deadline = Param<String>("deadline", oneOf: VPXSettings.deadlines, default: "good", doc: "encoding deadline")
+    static let cpuUsed = Param<Int>("cpu-used", -16...16, default: 1, doc: "speed: higher is faster")
+    static let keyint = Param<Int?>("keyint", 1...10000, doc: "maximum distance between key frames")
+    static let threads = Param<Int>("threads", 0...64, default: 0, doc: "encoder threads (0 = cores)")
+    static let lagInFrames = Param<Int?>("lag-in-frames", 0...25, doc: "frames of look-ahead")
+    // VP9 only
+    static let rowMT = Param<Bool>("row-mt", default: true, doc: "row-based multithreading")
+    static let tileColumns = Param<Int?>("tile-columns", 0...6, doc: "log2 of tile columns")
+    static let profile = Param<Int?>("profile", 0...2, doc: "VP9 profile: 0 (8-bit 4:2:0) or 2 (10-bit 4:2:0); default: from the input")
+
     static func specs(vp9: Bool) -> [ParamSpec] {
-        var s: [ParamSpec] = [
-            .int("bitrate", 1...1_000_000, doc: "target bitrate in kbit/s"),
-            .int("cq-level", 0...63, doc: "constant quality level (with bitrate as a cap, or alone)"),
-            .choice("deadline", VPXSettings.deadlines, default: "good", doc: "encoding deadline"),
-            .int("cpu-used", -16...16, default: 1, doc: "speed: higher is faster"),
-            .int("keyint", 1...10000, doc: "maximum distance between key frames"),
-            .int("threads", 0...64, default: 0, doc: "encoder threads (0 = cores)"),
-            .int("lag-in-frames", 0...25, doc: "frames of look-ahead"),
-        ]
-        if vp9 {
-            s += [.bool("row-mt", default: true, doc: "row-based multithreading"),
-                  .int("tile-columns", 0...6, doc: "log2 of tile columns"),
-                  .int("profile", 0...2, doc: "VP9 profile: 0 (8-bit 4:2:0) or 2 (10-bit 4:2:0); default: from the input")]
-        }
-        return s
+        ParamSpec.list(bitrate, cqLevel, deadline, cpuUsed, keyint, threads, lagInFrames)
+            + (vp9 ? ParamSpec.list(rowMT, tileColumns, profile) : [])
     }
 
     static func settings(_ p: ParamValues, vp9: Bool) -> VPXSettings {
-        VPXSettings(bitrate: p.int("bitrate"), cqLevel: p.int("cq-level"), deadline: p.string("deadline", default: "good"),
-                    cpuUsed: p.int("cpu-used", default: 1), keyint: p.int("keyint"), threads: p.int("threads", default: 0),
-                    lagInFrames: p.int("lag-in-frames"), rowMT: vp9 ? p.bool("row-mt", default: true) : nil,
-                    tileColumns: vp9 ? p.int("tile-columns") : nil, profile: vp9 ? p.int("profile") : nil)
+        VPXSettings(bitrate: p[bitrate], cqLevel: p[cqLevel], deadline: p[deadline],
+                    cpuUsed: p[cpuUsed], keyint: p[keyint], threads: p[threads],
+                    lagInFrames: p[lagInFrames], rowMT: vp9 ? p[rowMT] : nil,
+                    tileColumns: vp9 ? p[tileColumns] : nil, profile: vp9 ? p[profile] : nil)
     }
 }
 

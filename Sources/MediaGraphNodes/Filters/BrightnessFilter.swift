@@ -3,9 +3,11 @@ import MediaGraphKernels
 
 /// `brightness`: rgb' = rgb + amount.
 public final class BrightnessFilter: KernelFilter, RegisteredNode {
+    static let amount = Param<Double>("amount", ColorTransform.brightnessRange, default: 0, live: true,
+                                      doc: "added to every channel (0…1 units)")
     public static let typeInfo = filterInfo("brightness", "rgb' = rgb + amount.", formats: ColorMatrixKernel.formats,
-                                            params: [.double("amount", -1...1, default: 0, doc: "added to every channel (0…1 units)")])
+                                            params: [amount])
     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ColorMatrixKernel(try param("amount") { try .brightness(p.double("amount", default: 0)) })
+        ColorMatrixKernel(try .brightness(p[amount]))
     }
 }

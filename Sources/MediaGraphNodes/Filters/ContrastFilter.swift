@@ -3,9 +3,10 @@ import MediaGraphKernels
 
 /// `contrast`: rgb' = (rgb - 0.5) * amount + 0.5.
 public final class ContrastFilter: KernelFilter, RegisteredNode {
+    static let amount = Param<Double>("amount", ColorTransform.contrastRange, default: 1, live: true, doc: "1 = unchanged")
     public static let typeInfo = filterInfo("contrast", "rgb' = (rgb - 0.5) * amount + 0.5.", formats: ColorMatrixKernel.formats,
-                                            params: [.double("amount", 0...4, default: 1, doc: "1 = unchanged")])
+                                            params: [amount])
     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ColorMatrixKernel(try param("amount") { try .contrast(p.double("amount", default: 1)) })
+        ColorMatrixKernel(try .contrast(p[amount]))
     }
 }

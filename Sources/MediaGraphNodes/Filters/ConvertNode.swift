@@ -10,10 +10,11 @@ public final class ConvertNode: RegisteredNode {
         category: .converter,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
         outputs: [PortSpec("out", .anyVideo, doc: "raw video in the requested format")],
-        params: [.choice("format", PixelFormat.allCases.map(\.rawValue), required: true, doc: "output pixel format"),
-                 .choice("range", ColorRange.choices.map(\.rawValue), doc: "output range (default: limited for YUV, full for RGB)"),
-                 .choice("matrix", YCbCrMatrix.choices.map(\.rawValue), doc: "Y'CbCr matrix of YUV output (default: the input's)"),
-                 .choice("algorithm", ScalingAlgorithm.allCases.map(\.rawValue), default: "bicubic", doc: "libswscale algorithm (chroma resampling)")])
+        params: ParamSpec.list(formatParam, rangeParam, matrixParam, algorithmParam))
+    static let formatParam = Param<PixelFormat?>("format", choices: PixelFormat.allCases, required: true, doc: "output pixel format")
+    static let rangeParam = Param<ColorRange?>("range", choices: ColorRange.choices, doc: "output range (default: limited for YUV, full for RGB)")
+    static let matrixParam = Param<YCbCrMatrix?>("matrix", choices: YCbCrMatrix.choices, doc: "Y'CbCr matrix of YUV output (default: the input's)")
+    static let algorithmParam = Param<ScalingAlgorithm>("algorithm", default: .bicubic, doc: "libswscale algorithm (chroma resampling)")
 
     /// Where raw-video pixel formats do not meet, the graph inserts a `convert` to the format the
     /// input prefers: the same layout with 8 bits when a 10-bit stream meets an 8-bit input
@@ -32,10 +33,11 @@ public final class ConvertNode: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        target = PixelFormat(rawValue: p.string("format")!)!
-        range = p.string("range").flatMap(ColorRange.init(rawValue:))
-        matrix = p.string("matrix").flatMap(YCbCrMatrix.init(rawValue:))
-        algorithm = ScalingAlgorithm(rawValue: p.string("algorithm", default: "bicubic")) ?? .bicubic
+        guard let target = p[Self.formatParam] else { throw NodeFailure("param 'format': missing") }
+        self.target = target
+        range = p[Self.rangeParam]
+        matrix = p[Self.matrixParam]
+        algorithm = p[Self.algorithmParam]
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {

@@ -3,9 +3,9 @@ import MediaGraphKernels
 
 /// `exposure`: rgb' = rgb * 2^ev.
 public final class ExposureFilter: KernelFilter, RegisteredNode {
-    public static let typeInfo = filterInfo("exposure", "rgb' = rgb * 2^ev.", formats: ColorMatrixKernel.formats,
-                                            params: [.double("ev", -10...10, default: 0, doc: "exposure value in stops")])
+    static let ev = Param<Double>("ev", ColorTransform.exposureRange, default: 0, live: true, doc: "exposure value in stops")
+    public static let typeInfo = filterInfo("exposure", "rgb' = rgb * 2^ev.", formats: ColorMatrixKernel.formats, params: [ev])
     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ColorMatrixKernel(try param("ev") { try .exposure(ev: p.double("ev", default: 0)) })
+        ColorMatrixKernel(try .exposure(ev: p[ev]))
     }
 }

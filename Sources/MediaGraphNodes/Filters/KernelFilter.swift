@@ -4,61 +4,115 @@ import MediaGraphKernels
 /// A pixel kernel as a filter runs it: once per frame, source and destination possibly the same.
 public protocol FrameKernel {
     func run(source: FramePlanes, destination: FramePlanes, threads: Int) throws
+    /// True when running the kernel would change no pixel (brightness 0, contrast 1, …): the
+    /// filter then forwards the frame itself, neither copied nor touched.
+    var isIdentity: Bool { get }
+}
+
+extension FrameKernel {
+    public var isIdentity: Bool { false }
 }
 
 extension InvertKernel: FrameKernel {}
-extension ColorMatrixKernel: FrameKernel {}
-extension ChannelCurvesKernel: FrameKernel {}
+extension ColorMatrixKernel: FrameKernel {
+    public var isIdentity: Bool { transform.isIdentity }
+}
+extension ChannelCurvesKernel: FrameKernel {
+    public var isIdentity: Bool { curves.isIdentity }
+}
 extension LUT3DKernel: FrameKernel {}
 
-/// The shared base of the built-in pixel filters: the subclass picks a kernel from its params
-/// once (`makeKernel`); every frame then runs through it in place when the frame is unshared, or
-/// from the shared frame into a new one otherwise (`NodeOutput.sendTransformed`).
+/// The shared base of the built-in pixel filters: the subclass declares its params once and picks
+/// a kernel from their values (`makeKernel`); every frame then runs through it in place when the
+/// frame is unshared, or from the shared frame into a new one otherwise
+/// (`NodeOutput.sendTransformed`). A kernel that changes nothing passes frames through as they
+/// are. Params declared `live` may change while the graph runs: the kernel is made again from
+/// the new values between two frames.
 ///
-/// A filter is one short subclass plus one registration line:
+/// A filter is one short subclass plus one registration line (Docs/writing-a-filter.md):
 /// ```swift
 /// public final class SepiaFilter: KernelFilter, RegisteredNode {
-///     public static let typeInfo = filterInfo("sepia", "GPUImage's sepia tone.", formats: ColorMatrixKernel.formats,
-///                                             params: [.double("intensity", 0...1, default: 1, doc: "mix with the input")])
+///     static let intensity = Param<Double>("intensity", ColorTransform.intensityRange, default: 1, live: true, doc: "mix with the input")
+///     public static let typeInfo = filterInfo("sepia", "GPUImage's sepia tone.", formats: ColorMatrixKernel.formats, params: [intensity])
 ///     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-///         ColorMatrixKernel(try .sepia(intensity: p.double("intensity", default: 1)))
+///         ColorMatrixKernel(try .sepia(intensity: p[intensity]))
 ///     }
 /// }
 /// ```
-open class KernelFilter: MediaNode {
-    let kernel: FrameKernel
+open class KernelFilter: MediaNode, LiveParamsNode {
+    /// The `threads` param every kernel filter has.
+    public static let threadsParam = Param<Int>("threads", 0...256, default: 0, doc: "threads for the row bands (0 = all cores)")
+
+    private(set) var kernel: FrameKernel
     let threads: Int
 
     public required init(setup: NodeSetup) throws {
-        threads = setup.params.int("threads", default: 0)
-        kernel = try Self.makeKernel(setup.params)
+        threads = setup.params[Self.threadsParam]
+        kernel = try Self.kernel(for: setup.params)
     }
 
-    /// The kernel for these params; throw a `NodeFailure` naming the param when they cannot work.
+    /// The kernel for these params; throw a `NodeFailure` naming the param when they cannot work
+    /// (a `KernelError` thrown here is turned into one).
     open class func makeKernel(_ params: ParamValues) throws -> FrameKernel {
         throw NodeFailure("\(self) does not choose a kernel")
     }
 
+    static func kernel(for params: ParamValues) throws -> FrameKernel {
+        do { return try makeKernel(params) } catch let e as KernelError { throw NodeFailure(KernelParamName.message(for: e)) }
+    }
+
     /// A filter's declaration: one input and one output of the given pixel formats, its params
     /// plus `threads`.
-    public static func filterInfo(_ name: String, _ doc: String, formats: [PixelFormat], params: [ParamSpec] = []) -> NodeTypeInfo {
+    public static func filterInfo(_ name: String, _ doc: String, formats: [PixelFormat], params: [any ParamDeclaration] = []) -> NodeTypeInfo {
         NodeTypeInfo(name: name, doc: doc, category: .filter,
                      inputs: [PortSpec("in", .video(formats), doc: "raw video")],
                      outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
-                     params: params + [.int("threads", 0...256, default: 0, doc: "threads for the row bands (0 = all cores)")])
+                     params: ParamSpec.list(params) + [threadsParam.spec])
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         let kernel = self.kernel, threads = self.threads
+        if kernel.isIdentity {
+            try output.send(consume buffer)
+            return
+        }
         try output.sendTransformed(consume buffer) { src, dst, _ in
             try kernel.run(source: src, destination: dst, threads: threads)
         }
     }
+
+    /// A live param changed (on this node's thread, between two frames): the kernel is made
+    /// again from the new values.
+    public func update(params: ParamValues) throws {
+        kernel = try Self.kernel(for: params)
+    }
 }
 
-/// Turns a kernel-side error into a message naming the param.
-func param<T>(_ name: String, _ body: () throws -> T) throws -> T {
-    do { return try body() } catch { throw NodeFailure("param '\(name)': \(error)") }
+/// The node param a `KernelError` is about: kernels name parameters `kernel.channel.name` in
+/// camel case (`rgb.green`, `levels.red.inputMin`, `levels.all.gamma`, `matrix[3]`); the nodes
+/// call the same values `green`, `red-input-min`, `gamma`, `matrix`.
+public enum KernelParamName {
+    public static func message(for error: KernelError) -> String {
+        switch error {
+        case .parameterOutOfRange(let name, _, _), .invalidParameter(let name, _):
+            return "param '\(paramName(name))': \(error)"
+        default:
+            return "\(error)"
+        }
+    }
+
+    public static func paramName(_ kernelName: String) -> String {
+        var parts = kernelName.split(separator: ".").map(String.init)
+        if parts.count > 1 { parts.removeFirst() }
+        parts.removeAll { $0 == "all" }
+        return parts.map { part in
+            var out = ""
+            for ch in part.prefix(while: { $0 != "[" }) {
+                if ch.isUppercase { out += "-" + ch.lowercased() } else { out.append(ch) }
+            }
+            return out
+        }.joined(separator: "-")
+    }
 }

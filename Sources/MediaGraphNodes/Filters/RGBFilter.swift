@@ -3,13 +3,12 @@ import MediaGraphKernels
 
 /// `rgb`: per-channel gains.
 public final class RGBFilter: KernelFilter, RegisteredNode {
-    public static let typeInfo = filterInfo("rgb", "Per-channel multiply: r' = r*red, g' = g*green, b' = b*blue.", formats: ColorMatrixKernel.formats,
-                                            params: [.double("red", 0...4, default: 1, doc: "red gain"),
-                                                     .double("green", 0...4, default: 1, doc: "green gain"),
-                                                     .double("blue", 0...4, default: 1, doc: "blue gain")])
+    static let red = Param<Double>("red", ColorTransform.gainRange, default: 1, live: true, doc: "red gain")
+    static let green = Param<Double>("green", ColorTransform.gainRange, default: 1, live: true, doc: "green gain")
+    static let blue = Param<Double>("blue", ColorTransform.gainRange, default: 1, live: true, doc: "blue gain")
+    public static let typeInfo = filterInfo("rgb", "Per-channel multiply: r' = r*red, g' = g*green, b' = b*blue.",
+                                            formats: ColorMatrixKernel.formats, params: [red, green, blue])
     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ColorMatrixKernel(try param("red") {
-            try .rgbGains(r: p.double("red", default: 1), g: p.double("green", default: 1), b: p.double("blue", default: 1))
-        })
+        ColorMatrixKernel(try .rgbGains(r: p[red], g: p[green], b: p[blue]))
     }
 }

@@ -14,10 +14,11 @@ public final class ResampleNode: RegisteredNode {
         category: .converter,
         inputs: [PortSpec("in", .audio(SampleFormat.allCases), doc: "raw audio")],
         outputs: [PortSpec("out", .audio(SampleFormat.allCases), doc: "raw audio in the requested format")],
-        params: [.choice("format", SampleFormat.allCases.map(\.rawValue), doc: "output sample format (default: the input's)"),
-                 .int("rate", 1...768_000, doc: "output sample rate in Hz (default: the input's)"),
-                 .int("channels", 1...64, doc: "output channel count, in libavutil's default layout for it (default: the input's)"),
-                 .choice("layout", layoutNames, doc: "output channel layout (sets the channel count)")])
+        params: ParamSpec.list(formatParam, rateParam, channelsParam, layoutParam))
+    static let formatParam = Param<SampleFormat?>("format", choices: SampleFormat.allCases, doc: "output sample format (default: the input's)")
+    static let rateParam = Param<Int?>("rate", 1...768_000, doc: "output sample rate in Hz (default: the input's)")
+    static let channelsParam = Param<Int?>("channels", 1...64, doc: "output channel count, in libavutil's default layout for it (default: the input's)")
+    static let layoutParam = Param<String?>("layout", oneOf: layoutNames, doc: "output channel layout (sets the channel count)")
 
     /// Where raw audio's sample format does not meet, convert to the input's first choice.
     public static let adapter = FormatAdapter(nodeType: "resample", label: "resample") { format, caps, _ in
@@ -38,17 +39,17 @@ public final class ResampleNode: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        format = p.string("format").flatMap(SampleFormat.init(rawValue:))
-        rate = p.int("rate")
-        if let name = p.string("layout") {
+        format = p[Self.formatParam]
+        rate = p[Self.rateParam]
+        if let name = p[Self.layoutParam] {
             guard let l = AudioResampler.layout(named: name) else { throw NodeFailure("param 'layout': libavutil knows no layout '\(name)'") }
-            if let c = p.int("channels"), c != l.mask.nonzeroBitCount {
+            if let c = p[Self.channelsParam], c != l.mask.nonzeroBitCount {
                 throw NodeFailure("param 'channels': \(c) contradicts param 'layout' \"\(name)\" of \(l.mask.nonzeroBitCount) channels")
             }
             layout = l
             channels = l.mask.nonzeroBitCount
         } else {
-            channels = p.int("channels")
+            channels = p[Self.channelsParam]
             layout = channels.map { AudioResampler.defaultLayout(channels: $0) }
         }
     }

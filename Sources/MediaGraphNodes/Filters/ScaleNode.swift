@@ -9,10 +9,11 @@ public final class ScaleNode: RegisteredNode {
         category: .filter,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
         outputs: [PortSpec("out", .anyVideo, doc: "raw video of the new size")],
-        params: [.int("width", -1...16384, default: -1, doc: "output width (-1: from height and aspect)"),
-                 .int("height", -1...16384, default: -1, doc: "output height (-1: from width and aspect)"),
-                 .choice("algorithm", ScalingAlgorithm.allCases.map(\.rawValue), default: "bicubic", doc: "libswscale algorithm"),
-                 .choice("format", PixelFormat.allCases.map(\.rawValue), doc: "output pixel format (default: the input's)")])
+        params: ParamSpec.list(widthParam, heightParam, algorithmParam, formatParam))
+    static let widthParam = Param<Int>("width", -1...16384, default: -1, doc: "output width (-1: from height and aspect)")
+    static let heightParam = Param<Int>("height", -1...16384, default: -1, doc: "output height (-1: from width and aspect)")
+    static let algorithmParam = Param<ScalingAlgorithm>("algorithm", default: .bicubic, doc: "libswscale algorithm")
+    static let formatParam = Param<PixelFormat?>("format", choices: PixelFormat.allCases, doc: "output pixel format (default: the input's)")
 
     let width: Int
     let height: Int
@@ -22,10 +23,10 @@ public final class ScaleNode: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        width = p.int("width", default: -1)
-        height = p.int("height", default: -1)
-        algorithm = ScalingAlgorithm(rawValue: p.string("algorithm", default: "bicubic")) ?? .bicubic
-        format = p.string("format").flatMap(PixelFormat.init(rawValue:))
+        width = p[Self.widthParam]
+        height = p[Self.heightParam]
+        algorithm = p[Self.algorithmParam]
+        format = p[Self.formatParam]
         if width == 0 { throw NodeFailure("param 'width': expected a size of 1…16384 or -1, found 0") }
         if height == 0 { throw NodeFailure("param 'height': expected a size of 1…16384 or -1, found 0") }
         if width == -1 && height == -1 { throw NodeFailure("params 'width' and 'height': at most one may be -1") }

@@ -12,14 +12,17 @@ public final class SetParamsNode: RegisteredNode {
         category: .filter,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
         outputs: [PortSpec("out", .anyVideo, doc: "the same frames, described as the params say")],
-        params: [.choice("range", ColorRange.allCases.map(\.rawValue), doc: "YUV range (limited: 16-235, full: 0-255)"),
-                 .choice("matrix", YCbCrMatrix.allCases.map(\.rawValue), doc: "Y'CbCr matrix (ffmpeg's colorspace)"),
-                 .choice("primaries", ColorPrimaries.allCases.map(\.rawValue), doc: "colour primaries"),
-                 .choice("transfer", TransferCharacteristic.allCases.map(\.rawValue), doc: "transfer characteristic (ffmpeg's color_trc)"),
-                 .choice("chroma-location", ChromaLocation.allCases.map(\.rawValue), doc: "where chroma samples sit"),
-                 .rational("sar", doc: "sample (pixel) aspect ratio, e.g. \"4/3\""),
-                 .choice("rotation", ["0", "90", "180", "270"], doc: "display rotation in degrees, as ffmpeg's rotate tag"),
-                 .string("language", doc: "ISO 639-2 language code, e.g. \"eng\"")])
+        params: ParamSpec.list(rangeParam, matrixParam, primariesParam, transferParam, chromaLocationParam, sarParam,
+                               rotationParam, languageParam))
+    static let rangeParam = Param<ColorRange?>("range", choices: ColorRange.allCases, doc: "YUV range (limited: 16-235, full: 0-255)")
+    static let matrixParam = Param<YCbCrMatrix?>("matrix", choices: YCbCrMatrix.allCases, doc: "Y'CbCr matrix (ffmpeg's colorspace)")
+    static let primariesParam = Param<ColorPrimaries?>("primaries", choices: ColorPrimaries.allCases, doc: "colour primaries")
+    static let transferParam = Param<TransferCharacteristic?>("transfer", choices: TransferCharacteristic.allCases,
+                                                              doc: "transfer characteristic (ffmpeg's color_trc)")
+    static let chromaLocationParam = Param<ChromaLocation?>("chroma-location", choices: ChromaLocation.allCases, doc: "where chroma samples sit")
+    static let sarParam = Param<Rational?>.rational("sar", doc: "sample (pixel) aspect ratio, e.g. \"4/3\"")
+    static let rotationParam = Param<String?>("rotation", oneOf: ["0", "90", "180", "270"], doc: "display rotation in degrees, as ffmpeg's rotate tag")
+    static let languageParam = Param<String?>("language", doc: "ISO 639-2 language code, e.g. \"eng\"")
 
     let range: ColorRange?
     let matrix: YCbCrMatrix?
@@ -34,14 +37,14 @@ public final class SetParamsNode: RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        range = p.string("range").flatMap(ColorRange.init(rawValue:))
-        matrix = p.string("matrix").flatMap(YCbCrMatrix.init(rawValue:))
-        primaries = p.string("primaries").flatMap(ColorPrimaries.init(rawValue:))
-        transfer = p.string("transfer").flatMap(TransferCharacteristic.init(rawValue:))
-        chromaLocation = p.string("chroma-location").flatMap(ChromaLocation.init(rawValue:))
-        sampleAspect = p.rational("sar")
-        rotation = p.string("rotation").flatMap { Int($0) }
-        language = p.string("language")
+        range = p[Self.rangeParam]
+        matrix = p[Self.matrixParam]
+        primaries = p[Self.primariesParam]
+        transfer = p[Self.transferParam]
+        chromaLocation = p[Self.chromaLocationParam]
+        sampleAspect = p[Self.sarParam]
+        rotation = p[Self.rotationParam].flatMap { Int($0) }
+        language = p[Self.languageParam]
         if let l = language, l.utf8.count != 3 || !l.utf8.allSatisfy({ (0x61...0x7A).contains($0) }) {
             throw NodeFailure("param 'language': expected a three-letter ISO 639-2 code in lower case such as \"eng\", found \"\(l)\"")
         }

@@ -10,10 +10,11 @@ public final class ShaderFilter: RegisteredNode {
         category: .filter,
         inputs: [PortSpec("in", .video([.rgba]), doc: "rgba video (converted upstream when needed)")],
         outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video, alpha from gl_FragColor.a")],
-        params: [.path("file", role: .input, doc: "shader source file (.glsl)"),
-                 .string("source", doc: "shader source inline (instead of file)"),
-                 .json("uniforms", default: .object([], nil), doc: "uniform values: numbers, booleans, arrays (vectors; matrices as columns or flat column-major)"),
-                 .int("threads", 0...256, default: 0, doc: "threads for the row bands (0 = all cores)")])
+        params: ParamSpec.list(fileParam, sourceParam, uniformsParam, KernelFilter.threadsParam))
+    static let fileParam = Param<String?>.path("file", role: .input, doc: "shader source file (.glsl)")
+    static let sourceParam = Param<String?>("source", doc: "shader source inline (instead of file)")
+    static let uniformsParam = Param<JSONValue?>(
+        spec: .json("uniforms", default: .object([], nil), doc: "uniform values: numbers, booleans, arrays (vectors; matrices as columns or flat column-major)")) { $0[$1] }
 
     let kernel: ShaderKernel
     let threads: Int
@@ -22,7 +23,7 @@ public final class ShaderFilter: RegisteredNode {
     public init(setup: NodeSetup) throws {
         let p = setup.params
         let bytes: [UInt8], name: String
-        switch (p.path("file"), p.string("source")) {
+        switch (p[Self.fileParam], p[Self.sourceParam]) {
         case (let path?, nil):
             bytes = try ShaderFilter.readSource(path)
             name = path
@@ -36,8 +37,9 @@ public final class ShaderFilter: RegisteredNode {
         }
         let program = try ShaderProgram(bytes: bytes, fileName: name)
         var values: [String: ShaderUniformValue] = [:]
-        guard let members = p["uniforms"]?.objectMembers else {
-            throw NodeFailure("param 'uniforms': expected an object mapping uniform names to values, found \(p["uniforms"]?.typeName ?? "nothing")")
+        let uniforms = p[Self.uniformsParam] ?? .object([], nil)
+        guard let members = uniforms.objectMembers else {
+            throw NodeFailure("param 'uniforms': expected an object mapping uniform names to values, found \(uniforms.typeName)")
         }
         for (key, value) in members {
             guard let v = ShaderFilter.uniformValue(value) else {
@@ -48,7 +50,7 @@ public final class ShaderFilter: RegisteredNode {
         let bound = try program.bind(uniforms: values)
         validationWarnings = bound.warnings
         kernel = ShaderKernel(program: bound)
-        threads = p.int("threads", default: 0)
+        threads = p[KernelFilter.threadsParam]
     }
 
     /// A uniform value from JSON: numbers, bools and arrays of them nested at most 2 deep (matrix

@@ -8,13 +8,14 @@ public final class FrameHashSink: RegisteredNode {
         doc: "Writes one line per frame: index, pts, size in bytes and MD5 of the packed planes (or packet bytes).",
         category: .sink,
         inputs: [PortSpec("in", .any)],
-        params: [.path("path", role: .output, default: "-", doc: "output file, or \"-\" for standard output")])
+        params: [pathParam.spec])
+    static let pathParam = Param<String?>.path("path", role: .output, default: "-", doc: "output file, or \"-\" for standard output")
 
     let path: String
     var file: OutputFile?
     var index = 0
 
-    public init(setup: NodeSetup) throws { path = setup.params.path("path") ?? "-" }
+    public init(setup: NodeSetup) throws { path = setup.params[Self.pathParam] ?? "-" }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     public func start() throws {
         file = try OutputFile(path: path)

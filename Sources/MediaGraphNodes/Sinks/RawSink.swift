@@ -7,12 +7,13 @@ public final class RawSink: RegisteredNode {
         doc: "Writes headerless raw video frames (ffmpeg -f rawvideo) to a file or standard output.",
         category: .sink,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
-        params: [.path("path", role: .output, required: true, doc: "output file, or \"-\" for standard output")])
+        params: [pathParam.spec])
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file, or \"-\" for standard output")
 
     let path: String
     var file: OutputFile?
 
-    public init(setup: NodeSetup) throws { path = setup.params.path("path")! }
+    public init(setup: NodeSetup) throws { path = setup.params[Self.pathParam] }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     public func start() throws { file = try OutputFile(path: path) }
 

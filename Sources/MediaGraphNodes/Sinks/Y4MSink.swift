@@ -7,14 +7,15 @@ public final class Y4MSink: RegisteredNode {
         doc: "Writes YUV4MPEG2 to a file (appears only when complete) or standard output.",
         category: .sink,
         inputs: [PortSpec("in", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
-        params: [.path("path", role: .output, required: true, doc: "output file, or \"-\" for standard output")])
+        params: [pathParam.spec])
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file, or \"-\" for standard output")
 
     let path: String
     var file: OutputFile?
     var format: VideoFormat!
 
     public init(setup: NodeSetup) throws {
-        path = setup.params.path("path")!
+        path = setup.params[Self.pathParam]
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {

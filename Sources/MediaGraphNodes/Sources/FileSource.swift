@@ -24,14 +24,17 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                            doc: "a video stream, in its own codec (any libavcodec knows)", repeatable: true),
                   PortSpec("audio", .encodedAudio(Codec.known.filter { $0.kind == .audio }),
                            doc: "an audio stream, in its own codec (any libavcodec knows)", repeatable: true)],
-        params: [.path("path", role: .input, required: true, doc: "the media file"),
-                 .time("start", doc: "time zero: seek to the key frame at or before it; what comes before is lead-in (dropped by decoders, hidden by muxers)"),
-                 .time("end", doc: "where presentation ends (a time on the file's clock, like start)"),
-                 .time("duration", doc: "how long after start presentation ends (instead of end)"),
-                 .choice("errors", ["stop", "skip"], default: "stop",
-                         doc: "damaged data: stop the run with an error naming the stream and time, or skip it and warn with a count (copied into inserted decoders)"),
-                 .int("probe-size", 4096...2_000_000_000, default: 5_000_000, doc: "bytes read at most to find the streams' parameters before the first packet"),
-                 .double("probe-duration", 0...3600, default: 5, doc: "seconds of media read at most for the same")])
+        params: ParamSpec.list(pathParam, startParam, endParam, durationParam, errorsParam, probeSizeParam, probeDurationParam))
+    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "the media file")
+    static let startParam = Param<TimeValue?>.time(
+        "start", doc: "time zero: seek to the key frame at or before it; what comes before is lead-in (dropped by decoders, hidden by muxers)")
+    static let endParam = Param<TimeValue?>.time("end", doc: "where presentation ends (a time on the file's clock, like start)")
+    static let durationParam = Param<TimeValue?>.time("duration", doc: "how long after start presentation ends (instead of end)")
+    static let errorsParam = Param<String>("errors", oneOf: ["stop", "skip"], default: "stop",
+                                           doc: "damaged data: stop the run with an error naming the stream and time, or skip it and warn with a count (copied into inserted decoders)")
+    static let probeSizeParam = Param<Int>("probe-size", 4096...2_000_000_000, default: 5_000_000,
+                                           doc: "bytes read at most to find the streams' parameters before the first packet")
+    static let probeDurationParam = Param<Double>("probe-duration", 0...3600, default: 5, doc: "seconds of media read at most for the same")
 
     let id: String
     let path: String
@@ -52,11 +55,11 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     public init(setup: NodeSetup) throws {
         let p = setup.params
         id = setup.id
-        path = p.path("path")!
+        path = p[Self.pathParam]
         stop = setup.stop
-        skipErrors = p.string("errors", default: "stop") == "skip"
-        let options = DemuxerOptions(probeSize: Int64(p.int("probe-size", default: 5_000_000)),
-                                     analyzeDuration: Int64(p.double("probe-duration", default: 5) * 1e6))
+        skipErrors = p[Self.errorsParam] == "skip"
+        let options = DemuxerOptions(probeSize: Int64(p[Self.probeSizeParam]),
+                                     analyzeDuration: Int64(p[Self.probeDurationParam] * 1e6))
         let demuxer: Demuxer
         do {
             demuxer = try Demuxer(path: path, options: options, stop: setup.stop)

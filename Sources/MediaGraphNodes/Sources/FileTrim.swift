@@ -39,7 +39,7 @@ struct FileTrim {
                 return rate.num.dividingFullWidth((hi, lo)).quotient
             }
         }
-        if let s = p.time("start") {
+        if let s = p[FileSource.startParam] {
             trim.startMicros = try micros(s, param: "start")
             if case .frame(let n) = s, let v = firstVideo, v.frameCount > 0, n >= v.frameCount {
                 throw NodeFailure("param 'start': frame \(n) is beyond the end of '\(path)' (its first video stream has \(v.frameCount) frames, 0…\(v.frameCount - 1))")
@@ -48,7 +48,7 @@ struct FileTrim {
                 throw NodeFailure("param 'start': \(clock(trim.startMicros)) is beyond the end of '\(path)' (it lasts \(clock(d)))")
             }
         }
-        let end = p.time("end"), length = p.time("duration")
+        let end = p[FileSource.endParam], length = p[FileSource.durationParam]
         if end != nil && length != nil {
             throw NodeFailure("params 'end' and 'duration' both given; give one (end = start + duration)")
         }

@@ -7,14 +7,13 @@ public final class RawSource: SourceNode, RegisteredNode {
         doc: "Reads headerless raw video frames (ffmpeg -f rawvideo) in any supported pixel format.",
         category: .source,
         outputs: [PortSpec("out", .anyVideo, doc: "raw video")],
-        params: [
-            .path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input"),
-            .int("width", 1...MediaLimits.maxDimension, required: true, doc: "frame width"),
-            .int("height", 1...MediaLimits.maxDimension, required: true, doc: "frame height (width × height at most 2^26 pixels)"),
-            .choice("format", PixelFormat.allCases.map(\.rawValue), default: "yuv420p", doc: "pixel format"),
-            .rational("rate", default: "25/1", doc: "frame rate"),
-            .choice("range", ["limited", "full"], doc: "YUV range (default: limited for YUV, full for RGB)"),
-        ])
+        params: ParamSpec.list(pathParam, widthParam, heightParam, formatParam, rateParam, rangeParam))
+    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "input file, or \"-\" for standard input")
+    static let widthParam = Param<Int?>("width", 1...MediaLimits.maxDimension, required: true, doc: "frame width")
+    static let heightParam = Param<Int?>("height", 1...MediaLimits.maxDimension, required: true, doc: "frame height (width × height at most 2^26 pixels)")
+    static let formatParam = Param<PixelFormat>("format", choices: PixelFormat.allCases, default: .yuv420p, doc: "pixel format")
+    static let rateParam = Param<Rational>.rational("rate", default: Rational(25, 1), doc: "frame rate")
+    static let rangeParam = Param<ColorRange?>("range", choices: [.limited, .full], doc: "YUV range (default: limited for YUV, full for RGB)")
 
     let file: InputFile
     let format: VideoFormat
@@ -23,21 +22,21 @@ public final class RawSource: SourceNode, RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        let pf = PixelFormat(rawValue: p.string("format", default: "yuv420p")) ?? .yuv420p
-        let width = p.int("width") ?? 0, height = p.int("height") ?? 0
+        let pf = p[Self.formatParam]
+        let width = p[Self.widthParam] ?? 0, height = p[Self.heightParam] ?? 0
         // The params' ranges bound each side; the area needs a check of its own.
         if let problem = MediaLimits.frameSizeProblem(width: width, height: height) {
             throw NodeFailure("params 'width' and 'height': \(problem)")
         }
-        let rate = p.rational("rate") ?? Rational(25, 1)
+        let rate = p[Self.rateParam]
         if let problem = MediaLimits.rateProblem("frame rate", num: rate.num, den: rate.den) {
             throw NodeFailure("param 'rate': \(problem)")
         }
         format = VideoFormat(pixelFormat: pf, width: width, height: height, frameRate: rate,
-                             range: p.string("range").flatMap(ColorRange.init(rawValue:)),
+                             range: p[Self.rangeParam],
                              sampleAspect: Rational(0, 1))   // unknown, as ffmpeg's rawvideo demuxer has it
         frameBytes = pf.packedFrameSize(width: format.width, height: format.height)
-        file = try InputFile(path: p.path("path")!)
+        file = try InputFile(path: p[Self.pathParam])
         file.stop = setup.stop
     }
 

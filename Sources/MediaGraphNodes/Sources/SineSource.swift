@@ -6,13 +6,14 @@ public final class SineSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "sine", doc: "A sine tone (float planar audio).", category: .source,
         outputs: [PortSpec("out", .audio([.f32planar]), doc: "raw audio")],
-        params: [.double("frequency", 1...96000, default: 440, doc: "tone frequency in Hz"),
-                 .double("amplitude", 0...1, default: 0.5, doc: "peak amplitude (1 = full scale)"),
-                 .int("sample-rate", 8000...192000, default: 48000, doc: "samples per second"),
-                 .int("channels", 1...8, default: 2, doc: "channels (all carry the tone)"),
-                 .double("seconds", 0...86400, default: 10, doc: "duration in seconds (unless samples is given)"),
-                 .int("samples", 0...Int(Int32.max), doc: "duration in samples (overrides seconds)"),
-                 .int("chunk", 1...65536, default: 1024, doc: "samples per buffer")])
+        params: ParamSpec.list(frequencyParam, amplitudeParam, sampleRateParam, channelsParam, secondsParam, samplesParam, chunkParam))
+    static let frequencyParam = Param<Double>("frequency", 1...96000, default: 440, doc: "tone frequency in Hz")
+    static let amplitudeParam = Param<Double>("amplitude", 0...1, default: 0.5, doc: "peak amplitude (1 = full scale)")
+    static let sampleRateParam = Param<Int>("sample-rate", 8000...192000, default: 48000, doc: "samples per second")
+    static let channelsParam = Param<Int>("channels", 1...8, default: 2, doc: "channels (all carry the tone)")
+    static let secondsParam = Param<Double>("seconds", 0...86400, default: 10, doc: "duration in seconds (unless samples is given)")
+    static let samplesParam = Param<Int?>("samples", 0...Int(Int32.max), doc: "duration in samples (overrides seconds)")
+    static let chunkParam = Param<Int>("chunk", 1...65536, default: 1024, doc: "samples per buffer")
 
     let frequency: Double, amplitude: Double
     let format: AudioFormat
@@ -22,11 +23,11 @@ public final class SineSource: SourceNode, RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        frequency = p.double("frequency", default: 440)
-        amplitude = p.double("amplitude", default: 0.5)
-        format = AudioFormat(sampleFormat: .f32planar, sampleRate: p.int("sample-rate", default: 48000), channels: p.int("channels", default: 2))
-        total = p.int("samples") ?? Int((p.double("seconds", default: 10) * Double(format.sampleRate)).rounded())
-        chunk = p.int("chunk", default: 1024)
+        frequency = p[Self.frequencyParam]
+        amplitude = p[Self.amplitudeParam]
+        format = AudioFormat(sampleFormat: .f32planar, sampleRate: p[Self.sampleRateParam], channels: p[Self.channelsParam])
+        total = p[Self.samplesParam] ?? Int((p[Self.secondsParam] * Double(format.sampleRate)).rounded())
+        chunk = p[Self.chunkParam]
     }
 
     public var expectedCount: Int? { (total + chunk - 1) / chunk }

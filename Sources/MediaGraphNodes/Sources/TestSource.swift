@@ -8,13 +8,12 @@ public final class TestSource: SourceNode, RegisteredNode {
         doc: "Deterministic moving test pattern (scrolling colour bars, a ramp, the frame number).",
         category: .source,
         outputs: [PortSpec("out", .video(PixelFormat.eightBit), doc: "raw video")],
-        params: [
-            .int("width", 2...16384, default: 1280, doc: "frame width in pixels"),
-            .int("height", 2...16384, default: 720, doc: "frame height in pixels"),
-            .rational("rate", default: "30/1", doc: "frame rate"),
-            .int("frames", 0...100_000_000, default: 300, doc: "number of frames (0 = until stopped)"),
-            .choice("format", PixelFormat.eightBit.map(\.rawValue), default: "yuv420p", doc: "pixel format"),
-        ])
+        params: ParamSpec.list(widthParam, heightParam, rateParam, framesParam, formatParam))
+    static let widthParam = Param<Int>("width", 2...16384, default: 1280, doc: "frame width in pixels")
+    static let heightParam = Param<Int>("height", 2...16384, default: 720, doc: "frame height in pixels")
+    static let rateParam = Param<Rational>.rational("rate", default: Rational(30, 1), doc: "frame rate")
+    static let framesParam = Param<Int>("frames", 0...100_000_000, default: 300, doc: "number of frames (0 = until stopped)")
+    static let formatParam = Param<PixelFormat>("format", choices: PixelFormat.eightBit, default: .yuv420p, doc: "pixel format")
 
     let format: VideoFormat
     let frames: Int
@@ -25,13 +24,13 @@ public final class TestSource: SourceNode, RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        let pf = PixelFormat(rawValue: p.string("format", default: "yuv420p"))!
-        let w = p.int("width", default: 1280), h = p.int("height", default: 720)
+        let pf = p[Self.formatParam]
+        let w = p[Self.widthParam], h = p[Self.heightParam]
         if pf.chromaShift.x > 0 && w % 2 != 0 || pf.chromaShift.y > 0 && h % 2 != 0 {
             throw NodeFailure("param 'width'/'height': \(pf) needs even dimensions, found \(w)x\(h)")
         }
-        format = VideoFormat(pixelFormat: pf, width: w, height: h, frameRate: p.rational("rate") ?? Rational(30, 1))
-        frames = p.int("frames", default: 300)
+        format = VideoFormat(pixelFormat: pf, width: w, height: h, frameRate: p[Self.rateParam])
+        frames = p[Self.framesParam]
         stop = setup.stop
         rowScratch = (0..<pf.planeCount).map { [UInt8](repeating: 0, count: pf.planeSize($0, width: w, height: h).width * pf.bytesPerPixel(plane: $0)) }
     }

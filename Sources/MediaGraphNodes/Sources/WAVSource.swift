@@ -7,8 +7,9 @@ public final class WAVSource: SourceNode, RegisteredNode, OnceReadableInput {
         name: "wavsrc", doc: "Reads WAV audio (PCM 8/16/24/32-bit or float, mono to 8 channels) from a file or standard input.",
         category: .source,
         outputs: [PortSpec("out", .audio([.f32planar]), doc: "raw audio, float planar")],
-        params: [.path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input"),
-                 .int("chunk", 1...65536, default: 1024, doc: "samples per buffer")])
+        params: ParamSpec.list(pathParam, chunkParam))
+    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "input file, or \"-\" for standard input")
+    static let chunkParam = Param<Int>("chunk", 1...65536, default: 1024, doc: "samples per buffer")
 
     let path: String
     let stop: StopFlag
@@ -18,9 +19,9 @@ public final class WAVSource: SourceNode, RegisteredNode, OnceReadableInput {
     var position: Int64 = 0
 
     public init(setup: NodeSetup) throws {
-        path = setup.params.path("path")!
+        path = setup.params[Self.pathParam]
         stop = setup.stop
-        chunk = setup.params.int("chunk", default: 1024)
+        chunk = setup.params[Self.chunkParam]
         // standard input is read once, at run time (`readHeader`); until then the format is provisional
         format = AudioFormat(sampleFormat: .f32planar, sampleRate: 48000, channels: 2)
         if path != "-" { try readHeader() }

@@ -9,7 +9,8 @@ public final class Y4MSource: SourceNode, RegisteredNode, OnceReadableInput {
         doc: "Reads YUV4MPEG2 (4:2:0, 4:2:2, 4:4:4, mono; 8-bit) from a file or standard input.",
         category: .source,
         outputs: [PortSpec("out", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
-        params: [.path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input")])
+        params: [pathParam.spec])
+    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "input file, or \"-\" for standard input")
 
     let path: String
     let stop: StopFlag
@@ -17,7 +18,7 @@ public final class Y4MSource: SourceNode, RegisteredNode, OnceReadableInput {
     var format: VideoFormat
 
     public init(setup: NodeSetup) throws {
-        path = setup.params.path("path")!
+        path = setup.params[Self.pathParam]
         stop = setup.stop
         // standard input is read once, at run time (`readHeader`): its header decides the format;
         // until then (validate, dot) the format is provisional
