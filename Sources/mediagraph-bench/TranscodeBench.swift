@@ -32,7 +32,7 @@ enum TranscodeBench {
         print(String(format: "  wall ours/ffmpeg %.2f (target ≤ 1.00)   CPU ours/ffmpeg %.2f", o.wall / f.wall, o.cpu / f.cpu))
     }
 
-    /// filesrc → sepia → h264 → mp4 with the audio copied; the graph inserts the decoder and the
+    /// filesrc → sepia → h264 → mp4 (moov at the end, as ffmpeg writes it) with the audio copied; the graph inserts the decoder and the
     /// yuv420p ↔ rgba conversions around sepia by itself.
     static func transcodeGraph(input: String, output: String, preset: String, duration: Double? = nil) -> String {
         let trim = duration.map { ", \"duration\": \($0)" } ?? ""
@@ -42,7 +42,7 @@ enum TranscodeBench {
             "in":    { "type": "filesrc", "params": { "path": \(FileBench.quoted(input))\(trim) } },
             "sepia": { "type": "sepia" },
             "venc":  { "type": "h264", "params": { "preset": "\(preset)", "crf": 23 } },
-            "mux":   { "type": "mp4", "params": { "path": \(FileBench.quoted(output)) } }
+            "mux":   { "type": "mp4", "params": { "path": \(FileBench.quoted(output)), "faststart": false } }
           },
           "chains": [["in.video", "sepia", "venc", "mux.video"], ["in.audio", "mux.audio"]]
         }
