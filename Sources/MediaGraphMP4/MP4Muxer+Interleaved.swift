@@ -12,7 +12,7 @@ extension MP4Muxer {
 
     func drain(final: Bool) throws {
         guard started || final || queuedBytes > queueLimit else { return }
-        if mediaBytes == 0 && mediaBase == 0 && !options.fastStart { try writeHeader() }
+        if mediaBytes == 0 && mediaBase == 0 { try options.fastStart ? writeFastStartReserve() : writeHeader() }
         while true {
             if let c = chunkTrack, tracks[c].hasQueued, within(tracks[c], chunkStartDTS, tracks[c].headSample.dts) {
                 try writeSample(c, newChunk: false)
@@ -37,6 +37,18 @@ extension MP4Muxer {
         try file.write(ftyp)
         mdatHeaderOffset = file.position
         try file.write([UInt8](repeating: 0, count: 16))
+        mediaBase = file.position
+    }
+
+    /// Fast start: one file-system block kept for ftyp, moov (when it fits) and the mdat header
+    /// at its end; the media follows on a block boundary, so a larger moov gets a gap inserted in
+    /// front of it at the end instead of the media being copied.
+    func writeFastStartReserve() throws {
+        guard let file else { return }
+        let block = file.blockSize
+        let reserve = block >= 512 && block <= 1 << 16 && block & (block - 1) == 0 ? block : 4096
+        try file.write([UInt8](repeating: 0, count: reserve))
+        mdatHeaderOffset = file.position - 16
         mediaBase = file.position
     }
 
@@ -121,21 +133,7 @@ extension MP4Muxer {
         }
         let mdatHeader = Self.mdatHeader(dataSize: mediaBytes)
         if options.fastStart {
-            var co64 = options.forceCo64
-            var base = UInt64(ftyp.count + moov(0, co64).count + 16)
-            if !co64 && maxOffset + base > UInt64(UInt32.max) {
-                co64 = true
-                base = UInt64(ftyp.count + moov(0, co64).count + 16)
-            }
-            // the finished file, then the media from the scratch file behind its moov
-            let out = try OutputFile(path: path)
-            file = out   // so that a failure below discards it
-            defer { media.discard() }
-            try out.write(ftyp)
-            try out.write(moov(base, co64))
-            try out.write(mdatHeader)
-            try out.append(contentsOf: media)
-            try out.closeFile()
+            try finalizeFastStart(media, ftyp: ftyp, mdatHeader: mdatHeader, maxOffset: maxOffset, moov: moov)
         } else {
             let co64 = options.forceCo64 || maxOffset + mediaBase > UInt64(UInt32.max)
             try media.write(moov(mediaBase, co64))
@@ -143,6 +141,48 @@ extension MP4Muxer {
             try media.closeFile()   // fsync, then renamed to `path`
         }
         file = nil
+    }
+
+    /// Fast start: [ftyp][moov][free][mdat header][media]. The media was written behind a
+    /// reserved block (`writeFastStartReserve`); a moov larger than the block gets a gap of whole
+    /// blocks inserted at the start of the file (no byte of media copied). Where the file system
+    /// cannot insert, the media is copied behind a new header, as ffmpeg's faststart does.
+    func finalizeFastStart(_ media: OutputFile, ftyp: [UInt8], mdatHeader: [UInt8], maxOffset: UInt64,
+                           moov: (UInt64, Bool) -> [UInt8]) throws {
+        let reserve = mediaBase
+        // ftyp, moov, a free box (at least its 8-byte header) and the 16-byte mdat header fill
+        // the gap and the reserved block exactly
+        func gap(_ co64: Bool) -> UInt64 {
+            let need = UInt64(ftyp.count + moov(0, co64).count + 8 + 16)
+            return need <= reserve ? 0 : (need - reserve + reserve - 1) / reserve * reserve
+        }
+        var co64 = options.forceCo64
+        if !co64 && maxOffset + gap(false) + reserve > UInt64(UInt32.max) { co64 = true }
+        let inserted = gap(co64), base = inserted + reserve
+        if try inserted == 0 || media.insertGap(at: 0, count: inserted) {
+            let moovBytes = moov(base, co64)
+            var free = ByteWriter()
+            free.u32(UInt32(base - 16 - UInt64(ftyp.count + moovBytes.count))); free.fourCC("free")
+            try media.patch(ftyp + moovBytes + free.bytes, at: 0)
+            try media.patch(mdatHeader, at: base - 16)
+            try media.closeFile()   // fsync, then renamed to `path`
+            return
+        }
+        // no range insertion here (tmpfs …): the finished file, then the media copied behind it
+        var copyCo64 = options.forceCo64
+        var copyBase = UInt64(ftyp.count + moov(0, copyCo64).count + 16)
+        if !copyCo64 && maxOffset + copyBase > UInt64(UInt32.max) {
+            copyCo64 = true
+            copyBase = UInt64(ftyp.count + moov(0, copyCo64).count + 16)
+        }
+        let out = try OutputFile(path: path)
+        file = out   // so that a failure below discards it
+        defer { media.discard() }
+        try out.write(ftyp)
+        try out.write(moov(copyBase, copyCo64))
+        try out.write(mdatHeader)
+        try out.append(contentsOf: media, from: reserve)
+        try out.closeFile()
     }
 
     /// 16 bytes: `free` + 32-bit `mdat` when the size fits, else a 64-bit `mdat` header.

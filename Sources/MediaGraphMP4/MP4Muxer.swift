@@ -26,8 +26,8 @@ public final class MP4Muxer {
     /// Above this many queued bytes, writing goes ahead even while a track waits for samples.
     let queueLimit = 64 << 20
 
-    /// Normal mode: the file that appears at `path` when finished, or in fast start first the
-    /// media data (unnamed scratch beside `path`), then the finished file. Fragmented mode: the
+    /// Normal mode: the file that appears at `path` when finished (in fast start the moov is put
+    /// in front of its media at the end, see `finalizeNormal`). Fragmented mode: the
     /// output file itself, at its path from the start. All are created by MediaGraphCore's
     /// `PendingFile`: exclusively, never through a planted link, nothing left behind on error.
     var file: OutputFile?
@@ -67,8 +67,6 @@ public final class MP4Muxer {
         do {
             if options.fragmented {
                 file = try OutputFile(path: path, placement: .immediately)
-            } else if options.fastStart {
-                file = try OutputFile(path: path, placement: .never)
             } else {
                 file = try OutputFile(path: path)
             }

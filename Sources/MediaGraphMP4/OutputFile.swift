@@ -35,9 +35,18 @@ final class OutputFile {
         do { try writer.patch(bytes, at: offset) } catch { throw MP4IOError(error) }
     }
 
-    /// Copies everything written to a scratch file to the end of this one.
-    func append(contentsOf source: OutputFile) throws {
-        do { try writer.append(contentsOf: source.writer) } catch { throw MP4IOError(error) }
+    /// Copies what was written to a scratch file, from byte `start` on, to the end of this one.
+    func append(contentsOf source: OutputFile, from start: UInt64 = 0) throws {
+        do { try writer.append(contentsOf: source.writer, from: start) } catch { throw MP4IOError(error) }
+    }
+
+    /// The file system's block size (`insertGap` cuts on its multiples).
+    var blockSize: Int { writer.blockSize }
+
+    /// Opens a gap of zeros at `offset` without copying what follows; false where the file
+    /// system cannot (the caller then copies).
+    func insertGap(at offset: UInt64, count: UInt64) throws -> Bool {
+        do { return try writer.insertGap(at: offset, count: count) } catch { throw MP4IOError(error) }
     }
 
     /// Completes the file: it appears at its path (or, for scratch, is released).

@@ -12,6 +12,9 @@ enum BenchAreas {
         BenchArea(name: "codecs", run: CodecBench.run),
         MP4Bench.area,
         DecodeBench.area,
+        TranscodeBench.area,
+        StreamCopyBench.area,
+        MemoryBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
         BenchArea(name: "plugins", run: PluginBench.run),
     ]

@@ -30,7 +30,7 @@ struct GraphOptions: ParsableArguments {
     /// prints every problem and exits with 2.
     func load(stop: StopFlag = StopFlag(), quiet: Bool = false, for purpose: GraphPurpose = .run) -> ValidatedGraph {
         do {
-            let spec = try GraphFile.load(path: graph, overrides: overrides)
+            var spec = try GraphFile.load(path: graph, overrides: overrides)
             // frei0r: open only the effects the graph uses
             let effects = Set(spec.nodes.map(\.type).filter { $0.hasPrefix("frei0r.") })
             // which plugins the graph may load is decided before any library is opened
@@ -40,6 +40,7 @@ struct GraphOptions: ParsableArguments {
             let catalog = plugins.catalog(graphPlugins: graphPlugins.paths, frei0r: .named(effects))
             for f in catalog.failures { Console.error("error: \(f)") }
             if !catalog.failures.isEmpty { Foundation.exit(2) }
+            CommandLinePaths.resolve(overrides, in: &spec, registry: catalog.registry)
             let g = try GraphPlan(validating: spec, registry: catalog.registry).instantiate(stop: stop, for: purpose)
             if !quiet {
                 for w in g.warnings { Console.error(w.description) }

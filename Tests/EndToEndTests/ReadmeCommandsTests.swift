@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The README's "Using it" commands work as written, run from the directory holding the user's
+/// file (paths given with --set are relative to it): filter, trim and remux a video made by
+/// ffmpeg, checked with ffprobe and ffmpeg.
+@Suite struct ReadmeCommandsTests {
+    /// A 1 s 320x240 25 fps H.264 + AAC QuickTime file, as a phone would give, in a fresh directory.
+    static func userVideo() throws -> String {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-f", "lavfi",
+                               "-i", "sine=frequency=440:sample_rate=48000", "-t", "1", "-c:v", "libx264", "-preset", "veryfast",
+                               "-pix_fmt", "yuv420p", "-c:a", "aac", dir + "/myvideo.mov"])
+        return dir
+    }
+
+    /// Size and MD5 of each packet of a stream ("v:0", "a:0"), as ffprobe reads them.
+    static func packets(_ file: String, _ stream: String) throws -> [String] {
+        let r = try CLI.run("ffprobe", ["-v", "error", "-select_streams", stream, "-show_data_hash", "MD5",
+                                        "-show_entries", "packet=size,data_hash", "-of", "csv=p=0", file])
+        return r.out.split(separator: "\n").map(String.init)
+    }
+
+    static func frameCount(_ file: String) throws -> String {
+        try CLI.probe(file, "nb_read_frames", countFrames: true)["nb_read_frames"] ?? "?"
+    }
+
+    @Test func filterYourOwnVideo() throws {
+        let dir = try Self.userVideo()
+        let r = try CLI.run(CLI.binary, ["run", "--quiet", CLI.root + "/Graphs/filesrc-sepia-mp4.json",
+                                         "--set", "in.path=myvideo.mov", "--set", "mux.path=myvideo-sepia.mp4"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let out = dir + "/myvideo-sepia.mp4"
+        #expect(try Self.frameCount(out) == "25")
+        #expect(try CLI.probe(out, "codec_name,width,height") == ["codec_name": "h264", "width": "320", "height": "240"])
+        let audio = try Self.packets(out, "a:0"), source = try Self.packets(dir + "/myvideo.mov", "a:0")
+        #expect(!audio.isEmpty && audio == source, "the AAC packets are copied untouched")
+    }
+
+    @Test func trimAClip() throws {
+        let dir = try Self.userVideo()
+        let r = try CLI.run(CLI.binary, ["run", "--quiet", CLI.root + "/Graphs/filesrc-trim-mp4.json", "--set", "in.path=myvideo.mov",
+                                         "--set", "in.start=0.4", "--set", "in.duration=0.4", "--set", "mux.path=clip.mp4"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        // ffmpeg's accurate seek of the same span gives the frame count to expect
+        let reference = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/myvideo.mov", "-ss", "0.4", "-t", "0.4", "-map", "0:v:0",
+                                               "-f", "framemd5", "-"])
+        let expected = reference.out.split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        #expect(expected == 10)
+        #expect(try Self.frameCount(dir + "/clip.mp4") == "\(expected)")
+    }
+
+    @Test func remuxWithoutDecoding() throws {
+        let dir = try Self.userVideo()
+        let r = try CLI.run(CLI.binary, ["run", "--quiet", CLI.root + "/Graphs/filesrc-remux.json", "--set", "in.path=myvideo.mov",
+                                         "--set", "mux.path=myvideo.mp4"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        for stream in ["v:0", "a:0"] {
+            let copied = try Self.packets(dir + "/myvideo.mp4", stream), source = try Self.packets(dir + "/myvideo.mov", stream)
+            #expect(!copied.isEmpty && copied == source, "\(stream) packets copied untouched")
+        }
+    }
+
+    @Test func probeNamesThePorts() throws {
+        let dir = try Self.userVideo()
+        let r = try CLI.run(CLI.binary, ["probe", "myvideo.mov"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out.contains("video    stream 0: video h264") && r.out.contains("audio    stream 1: audio aac"), "\(r.out)")
+    }
+}
