@@ -2,8 +2,9 @@
 SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/mediagraph
+PREFIX ?= /usr/local
 
-.PHONY: setup build run test bench clean
+.PHONY: setup build run test bench clean install check-install
 
 setup:
 	./scripts/setup.sh
@@ -23,6 +24,15 @@ test: build
 bench: build
 	$(SWIFT) build -c $(CONFIG) --product mediagraph-bench
 	.build/$(CONFIG)/mediagraph-bench
+
+# Installs the binary, its man page and bash/zsh/fish completions under PREFIX (bin/, share/man/,
+# share/bash-completion/, share/zsh/site-functions/, share/fish/vendor_completions.d/).
+install: build
+	SWIFT=$(SWIFT) ./scripts/install.sh "$(PREFIX)" $(CONFIG)
+
+# Installs into a temporary prefix and checks the files and that `man -l` renders the page (CI).
+check-install: build
+	SWIFT=$(SWIFT) ./scripts/check-install.sh $(CONFIG)
 
 clean:
 	rm -rf .build out

@@ -6,17 +6,11 @@ import PackageDescription
 // imports a higher one. Only the codecs module (through the C system-library targets) touches C
 // libraries; kernels and shader use the compiler's x86 intrinsics (instructions, not libraries).
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-// -Ounchecked drops bounds and overflow checks: only for pixel loops, where a benchmark shows it
-// matters (kernels, the shader's tile loop). Parsers, nodes, plugins and tools keep their checks
-// (issue 11; Docs/benchmarks.md has the measurement).
-let fast: [SwiftSetting] = v5 + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
-// Code for AVX2+FMA CPUs lives in a module of its own, compiled for them; the kernels call it only
-// after checking the CPU, so the binaries still run on any x86-64.
-#if arch(x86_64)
-let avx2: [SwiftSetting] = fast + [.unsafeFlags(["-Xcc", "-mavx2", "-Xcc", "-mfma"])]
-#else
-let avx2: [SwiftSetting] = fast
-#endif
+// No unsafe flags anywhere: SwiftPM refuses them in a package used as a versioned dependency
+// (Examples/CustomFilter, built by the tests against a tagged clone, checks it). Code for
+// AVX2+FMA CPUs is C whose functions carry `__attribute__((target("avx2,fma")))`, called only
+// after the CPU check; the hot loops get their speed from raw pointers and C, not -Ounchecked
+// (Docs/benchmarks.md has the measurements).
 
 let package = Package(
     name: "MediaGraph",
@@ -35,17 +29,15 @@ let package = Package(
         // core: time, formats, buffers and pools, ports, nodes, graph, negotiation, scheduler.
         .target(name: "MediaGraphCore", swiftSettings: v5),
         // kernels: pixel kernels on plane pointers, SIMD, row bands across cores.
-        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"], swiftSettings: fast),
-        // row loops for AVX2+FMA CPUs (empty elsewhere), chosen at run time by the kernels.
-        .target(name: "MediaGraphKernelsAVX2", swiftSettings: avx2),
-        // shader: the GLSL-like language compiled to row kernels. Reads untrusted text, so it keeps
-        // its checks; only the tile loop below is -Ounchecked.
+        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"], swiftSettings: v5),
+        // row loops for AVX2+FMA CPUs (C; empty elsewhere), chosen at run time by the kernels.
+        .target(name: "MediaGraphKernelsAVX2"),
+        // shader: the GLSL-like language compiled to row kernels.
         .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderTiles"], swiftSettings: v5),
-        // the shader's tile loop (the hot path): instructions over tiles of pixels.
-        .target(name: "MediaGraphShaderTiles", dependencies: ["MediaGraphShaderAVX2"], swiftSettings: fast),
-        // the tile loop compiled for AVX2+FMA CPUs (its files link to MediaGraphShaderTiles').
-        .target(name: "MediaGraphShaderAVX2",
-                swiftSettings: avx2 + [.define("MEDIAGRAPH_SHADER_AVX2")]),
+        // the shader's instruction set and the entry point of its tile loop (the hot path)...
+        .target(name: "MediaGraphShaderTiles", dependencies: ["CMediaGraphShaderTiles"], swiftSettings: v5),
+        // ...which is C, one source built twice: baseline and AVX2+FMA, chosen at run time.
+        .target(name: "CMediaGraphShaderTiles"),
         // C libraries, each a module map and a shim header only.
         .systemLibrary(name: "CAVCodec", pkgConfig: "libavcodec",
                        providers: [.apt(["libavcodec-dev", "libavutil-dev"])]),

@@ -1,12 +1,14 @@
-import MediaGraphShaderAVX2
+import CMediaGraphShaderTiles
 
 /// The entry point of the tile loop for the compiler's `ShaderKernel`: runs a band of rows with
-/// the AVX2 build (MediaGraphShaderAVX2, the same source compiled for AVX2+FMA) when asked and
-/// able, otherwise with this module's baseline build.
+/// the C tile loop (CMediaGraphShaderTiles), in its AVX2 build when asked and able, otherwise in
+/// its baseline build.
 ///
-/// This module and the AVX2 one are the only shader code compiled with `-Ounchecked` (the tile
-/// loop is where it measurably matters); the lexer, parser, type checker and compiler keep their
-/// checks.
+/// The loop is C so that its AVX2 build needs only a function attribute, not per-target compiler
+/// flags (SwiftPM refuses unsafe flags in a versioned dependency), and so that it runs without
+/// Swift's bounds and overflow checks without `-Ounchecked`. The instruction buffers are passed as
+/// they are: `Instruction` has `MGShaderInstruction`'s fields in its order (checked once here and
+/// by a test).
 package enum TileLoop {
     /// `avx2`: the CPU has AVX2 and FMA and the caller allows that path.
     package static func run(avx2: Bool, rows: Range<Int>, registers: UnsafeMutableRawPointer,
@@ -15,16 +17,70 @@ package enum TileLoop {
                             setup: UnsafeBufferPointer<Instruction>, pixel: UnsafeBufferPointer<Instruction>,
                             output: (Int32, Int32, Int32, Int32), uniforms: UnsafePointer<Float>) {
         #if arch(x86_64)
-        if avx2 && shaderBandAVX2(rows: rows, registers: registers, source: source, sourceStride: sourceStride,
-                                  width: width, height: height, destination: destination,
-                                  destinationStride: destinationStride, setup: UnsafeRawBufferPointer(setup),
-                                  pixel: UnsafeRawBufferPointer(pixel), instructionStride: MemoryLayout<Instruction>.stride,
-                                  output: output, uniforms: uniforms) {
-            return
-        }
+        let useAVX2 = avx2
+        #else
+        let useAVX2 = false
         #endif
-        BandRunner.run(rows: rows, registers: registers, source: source, sourceStride: sourceStride,
-                       width: width, height: height, destination: destination, destinationStride: destinationStride,
-                       setup: setup, pixel: pixel, output: output, uniforms: uniforms)
+        func band(_ s: UnsafePointer<MGShaderInstruction>?, _ sc: Int, _ p: UnsafePointer<MGShaderInstruction>?, _ pc: Int) {
+            withUnsafePointer(to: output) { o in
+                o.withMemoryRebound(to: Int32.self, capacity: 4) { o in
+                    mg_shader_band(useAVX2, rows.lowerBound, rows.upperBound, registers, source, sourceStride, width,
+                                   height, destination, destinationStride, s, sc, p, pc, o, uniforms)
+                }
+            }
+        }
+        if layoutMatches {
+            let s = UnsafeRawPointer(setup.baseAddress)?.assumingMemoryBound(to: MGShaderInstruction.self)
+            let p = UnsafeRawPointer(pixel.baseAddress)?.assumingMemoryBound(to: MGShaderInstruction.self)
+            band(s, setup.count, p, pixel.count)
+        } else {
+            // Not reached with today's compiler; kept so a layout change costs speed, not memory safety.
+            let s = setup.map(cInstruction), p = pixel.map(cInstruction)
+            s.withUnsafeBufferPointer { s in
+                p.withUnsafeBufferPointer { p in band(s.baseAddress, s.count, p.baseAddress, p.count) }
+            }
+        }
     }
+
+    static func cInstruction(_ i: Instruction) -> MGShaderInstruction {
+        MGShaderInstruction(op: i.op.rawValue, dst: i.dst, a: i.a, b: i.b, c: i.c, dst1: i.dst1, dst2: i.dst2,
+                            dst3: i.dst3, imm: i.imm, imm2: i.imm2)
+    }
+
+    /// Whether a Swift `Instruction` has the C struct's layout, with `Op` stored as its raw value.
+    package static let layoutMatches: Bool = {
+        typealias S = MemoryLayout<Instruction>
+        typealias C = MemoryLayout<MGShaderInstruction>
+        let fields: [(PartialKeyPath<Instruction>, PartialKeyPath<MGShaderInstruction>)] = [
+            (\.op, \.op), (\.dst, \.dst), (\.a, \.a), (\.b, \.b), (\.c, \.c), (\.dst1, \.dst1), (\.dst2, \.dst2),
+            (\.dst3, \.dst3), (\.imm, \.imm), (\.imm2, \.imm2),
+        ]
+        guard S.stride == C.stride, S.size == C.size,
+              fields.allSatisfy({ S.offset(of: $0.0) == C.offset(of: $0.1) }) else { return false }
+        return opCodesMatch
+    }()
+
+    /// Whether every `Op` is stored as its raw value and that value is the C operation code.
+    package static let opCodesMatch: Bool = {
+        let codes: [(Op, Int)] = [
+            (.const, MG_OP_CONST), (.uniform, MG_OP_UNIFORM), (.frameWidth, MG_OP_FRAME_WIDTH),
+            (.frameHeight, MG_OP_FRAME_HEIGHT), (.texelWidth, MG_OP_TEXEL_WIDTH), (.texelHeight, MG_OP_TEXEL_HEIGHT),
+            (.coordX, MG_OP_COORD_X), (.coordY, MG_OP_COORD_Y), (.opaque, MG_OP_OPAQUE),
+            (.add, MG_OP_ADD), (.sub, MG_OP_SUB), (.mul, MG_OP_MUL), (.div, MG_OP_DIV), (.neg, MG_OP_NEG),
+            (.min, MG_OP_MIN), (.max, MG_OP_MAX), (.floor, MG_OP_FLOOR), (.ceil, MG_OP_CEIL),
+            (.trunc, MG_OP_TRUNC), (.fract, MG_OP_FRACT), (.mod, MG_OP_MOD), (.abs, MG_OP_ABS), (.sign, MG_OP_SIGN),
+            (.sqrt, MG_OP_SQRT), (.rsqrt, MG_OP_RSQRT), (.sin, MG_OP_SIN), (.cos, MG_OP_COS), (.tan, MG_OP_TAN),
+            (.asin, MG_OP_ASIN), (.acos, MG_OP_ACOS), (.atan, MG_OP_ATAN), (.atan2, MG_OP_ATAN2),
+            (.pow, MG_OP_POW), (.exp, MG_OP_EXP), (.log, MG_OP_LOG), (.exp2, MG_OP_EXP2), (.log2, MG_OP_LOG2),
+            (.lt, MG_OP_LT), (.le, MG_OP_LE), (.eq, MG_OP_EQ), (.ne, MG_OP_NE), (.and, MG_OP_AND),
+            (.or, MG_OP_OR), (.not, MG_OP_NOT), (.xor, MG_OP_XOR), (.select, MG_OP_SELECT),
+            (.texture, MG_OP_TEXTURE), (.loadPixel, MG_OP_LOAD_PIXEL), (.channel, MG_OP_CHANNEL),
+        ]
+        return codes.count == MG_OP_COUNT && Op(rawValue: UInt8(MG_OP_COUNT)) == nil
+            && codes.allSatisfy { op, code in
+                var stored = op
+                let byte = withUnsafeBytes(of: &stored) { $0[0] }
+                return Int(op.rawValue) == code && byte == op.rawValue
+            }
+    }()
 }

@@ -1,0 +1,38 @@
+// Row loops for x86-64 CPUs with AVX2 and FMA, written in C so that only these functions are
+// compiled for those CPUs (`__attribute__((target("avx2,fma")))`), with no per-target compiler
+// flags: SwiftPM refuses unsafe flags in a package used as a versioned dependency. Callers must
+// check the CPU first (MediaGraphKernels' `VectorPath` does, once); on other architectures the
+// functions do nothing and report no pixels done.
+#ifndef MEDIAGRAPH_KERNELS_AVX2_H
+#define MEDIAGRAPH_KERNELS_AVX2_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/// Four floats, imported by Swift as SIMD4<Float>.
+typedef float mg_float4 __attribute__((ext_vector_type(4)));
+
+/// For one channel and one input byte of a 3D LUT: the grid offset of the lower grid point, the
+/// offset to the upper one, and the fraction between them.
+typedef struct LUT3DAxis {
+    int32_t low;
+    int32_t step;
+    float fraction;
+} LUT3DAxis;
+
+/// The colour-matrix row loop: 32 pixels per step (the SSE2 algorithm on 256-bit registers, with
+/// fused multiply-adds). `coefficients` holds 16 matrix entries row by row and 4 offsets, in
+/// memory channel order and 0…255 units. Returns the number of pixels done (a multiple of 32);
+/// the caller does the rest. `s` and `d` may be the same row.
+intptr_t mg_color_matrix_row_avx2(const void *s, void *d, intptr_t width, const float *coefficients,
+                                  bool keepAlpha, bool readAlpha)
+    __attribute__((swift_name("colorMatrixRowAVX2(_:_:width:coefficients:keepAlpha:readAlpha:)")));
+
+/// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
+/// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
+/// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.
+void mg_lut3d_row_avx2(const void *s, void *d, intptr_t width, const mg_float4 *grid, const LUT3DAxis *axes,
+                       bool bgra, bool tetrahedral)
+    __attribute__((swift_name("lut3dRowAVX2(_:_:width:grid:axes:bgra:tetrahedral:)")));
+
+#endif

@@ -1,1 +1,0 @@
-../MediaGraphShaderTiles/Instruction.swift

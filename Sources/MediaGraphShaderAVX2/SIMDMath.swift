@@ -1,1 +1,0 @@
-../MediaGraphShaderTiles/SIMDMath.swift
