@@ -10,8 +10,12 @@ enum Tool {
         return url.path
     }()
 
-    /// The newest of .build/release and .build/debug that has `file`.
+    /// `file` built beside these tests (so the sanitizer builds' tests use their own), else the
+    /// newest of .build/release and .build/debug that has it.
     static func built(_ file: String) -> String? {
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent(file).path
+        if FileManager.default.fileExists(atPath: beside) { return beside }
         let candidates = [root + "/.build/release/" + file, root + "/.build/debug/" + file]
         func mtime(_ p: String) -> Date { (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? .distantPast }
         return candidates.filter { FileManager.default.fileExists(atPath: $0) }.max { mtime($0) < mtime($1) }
