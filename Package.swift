@@ -6,6 +6,9 @@ import PackageDescription
 // imports a higher one. Only the codecs module (through the C system-library targets) touches C
 // libraries; kernels and shader use the compiler's x86 intrinsics (instructions, not libraries).
 let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+// -Ounchecked drops bounds and overflow checks: only for pixel loops, where a benchmark shows it
+// matters (kernels, the shader's tile loop). Parsers, nodes, plugins and tools keep their checks
+// (issue 11; Docs/benchmarks.md has the measurement).
 let fast: [SwiftSetting] = v5 + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 // Code for AVX2+FMA CPUs lives in a module of its own, compiled for them; the kernels call it only
 // after checking the CPU, so the binaries still run on any x86-64.
@@ -65,13 +68,13 @@ let package = Package(
         .target(name: "MediaGraphNodes",
                 dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
                                "MediaGraphCodecs", "MediaGraphMP4"],
-                swiftSettings: fast),
+                swiftSettings: v5),
         // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
         // Swift kit for writing plugins, and the example plugin.
         .target(name: "CMediaGraphPlugin"),
         .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"], swiftSettings: v5),
         .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"], swiftSettings: v5),
-        .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters", swiftSettings: fast),
+        .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters", swiftSettings: v5),
         .executableTarget(name: "mediagraph",
                           dependencies: ["MediaGraphNodes", "MediaGraphCore", "MediaGraphPlugins",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -81,7 +84,7 @@ let package = Package(
         .executableTarget(name: "mediagraph-bench",
                           dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
                                          "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes", "MediaGraphPlugins"],
-                          swiftSettings: fast),
+                          swiftSettings: v5),
 
         .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: v5),
         .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),

@@ -107,33 +107,28 @@ extension MP4Muxer {
         }
         let mdatHeader = Self.mdatHeader(dataSize: mediaBytes)
         if options.fastStart {
-            try media.closeFile()
-            file = nil
             var co64 = options.forceCo64
             var base = UInt64(ftyp.count + moov(0, co64).count + 16)
             if !co64 && maxOffset + base > UInt64(UInt32.max) {
                 co64 = true
                 base = UInt64(ftyp.count + moov(0, co64).count + 16)
             }
-            let out = try OutputFile(path: tempPath)
-            file = out
+            // the finished file, then the media from the scratch file behind its moov
+            let out = try OutputFile(path: path)
+            file = out   // so that a failure below discards it
+            defer { media.discard() }
             try out.write(ftyp)
             try out.write(moov(base, co64))
             try out.write(mdatHeader)
-            try out.append(contentsOf: mediaTempPath)
+            try out.append(contentsOf: media)
             try out.closeFile()
-            removeFile(mediaTempPath)
         } else {
             let co64 = options.forceCo64 || maxOffset + mediaBase > UInt64(UInt32.max)
             try media.write(moov(mediaBase, co64))
             try media.patch(mdatHeader, at: mdatHeaderOffset)
-            try media.closeFile()
+            try media.closeFile()   // fsync, then renamed to `path`
         }
         file = nil
-        if rename(tempPath, path) != 0 {
-            let e = MP4IOError(operation: "rename \(tempPath) to", path: path, offset: nil, code: errno)
-            throw MP4MuxerError.io(e)
-        }
     }
 
     /// 16 bytes: `free` + 32-bit `mdat` when the size fits, else a 64-bit `mdat` header.

@@ -26,10 +26,10 @@ public final class MP4Muxer {
     /// Above this many queued bytes, writing goes ahead even while a track waits for samples.
     let queueLimit = 64 << 20
 
-    let tempPath: String
-    let mediaTempPath: String
-    /// Normal mode: the media data (the whole temp file, or the temp mdat file in fast start).
-    /// Fragmented mode: the output file itself.
+    /// Normal mode: the file that appears at `path` when finished, or in fast start first the
+    /// media data (unnamed scratch beside `path`), then the finished file. Fragmented mode: the
+    /// output file itself, at its path from the start. All are created by MediaGraphCore's
+    /// `PendingFile`: exclusively, never through a planted link, nothing left behind on error.
     var file: OutputFile?
     var mdatHeaderOffset: UInt64 = 0
     var mediaBase: UInt64 = 0
@@ -48,8 +48,8 @@ public final class MP4Muxer {
     /// Where each track's fragments start with a sync sample, for the closing mfra box.
     var randomAccess: [[RandomAccessPoint]] = []
 
-    /// Opens the output (a hidden temporary beside `path` in normal mode): an unwritable
-    /// directory fails here.
+    /// Opens the output (an unnamed or hidden temporary beside `path` in normal mode): an
+    /// unwritable directory fails here.
     public init(path: String, options: MP4MuxerOptions = MP4MuxerOptions()) throws {
         guard [0, 90, 180, 270].contains(options.rotation) else {
             throw MP4MuxerError.invalidOption("rotation \(options.rotation) is not one of 0, 90, 180, 270")
@@ -62,20 +62,15 @@ public final class MP4Muxer {
         }
         self.path = path
         self.options = options
-        // Temporary files go beside the output (same file system, so rename is atomic).
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
-        let name = String(path[nameStart...])
-        guard !name.isEmpty else { throw MP4MuxerError.invalidOption("output path \(path) names a directory, not a file") }
-        let prefix = String(path[..<nameStart]) + "." + name + ".\(getpid())"
-        tempPath = prefix + ".tmp"
-        mediaTempPath = prefix + ".mdat"
+        guard !path[nameStart...].isEmpty else { throw MP4MuxerError.invalidOption("output path \(path) names a directory, not a file") }
         do {
             if options.fragmented {
-                file = try OutputFile(path: path)
+                file = try OutputFile(path: path, placement: .immediately)
             } else if options.fastStart {
-                file = try OutputFile(path: mediaTempPath)
+                file = try OutputFile(path: path, placement: .never)
             } else {
-                file = try OutputFile(path: tempPath)
+                file = try OutputFile(path: path)
             }
         } catch let e as MP4IOError {
             throw MP4MuxerError.io(e)
@@ -233,11 +228,9 @@ public final class MP4Muxer {
     }
 
     func cleanUp(removeOutput: Bool) {
-        try? file?.closeFile()
+        // a fragmented file that failed keeps its complete fragments (as after a crash)
+        if options.fragmented && !removeOutput { try? file?.closeFile() } else { file?.discard() }
         file = nil
-        removeFile(tempPath)
-        removeFile(mediaTempPath)
-        if options.fragmented && removeOutput { removeFile(path) }
         for t in tracks { t.queue.removeAll() }
     }
 

@@ -1,133 +1,56 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import MediaGraphCore
 
-/// A file opened for writing through a POSIX descriptor, with a write buffer so that small box
-/// and sample writes become few system calls. Every failure becomes an `MP4IOError` naming the
-/// file, the byte offset and the system's reason (disk full, file too large, …).
+/// A file the MP4 module writes: MediaGraphCore's `FileWriter` (exclusive temporary in the target
+/// directory, buffered writes, fsync and rename on `closeFile`), with its errors as `MP4IOError`
+/// naming the file, the byte offset and the system's reason (disk full, file too large, …).
 final class OutputFile {
     let path: String
-    private var fd: Int32
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private var buffered = 0
-    private let capacity: Int
-    /// Bytes written so far (including those still in the buffer): the offset of the next write.
-    private(set) var position: UInt64 = 0
+    private let writer: FileWriter
 
-    init(path: String, bufferSize: Int = 1 << 20) throws {
+    /// Bytes written so far (including those still buffered): the offset of the next write.
+    var position: UInt64 { writer.position }
+
+    /// - Parameter placement: `.onCommit` (appears at `path` when closed), `.immediately`
+    ///   (fragmented MP4: readable at `path` while written), `.never` (scratch beside `path`).
+    init(path: String, placement: PendingFile.Placement = .onCommit, bufferSize: Int = 1 << 20) throws {
         self.path = path
-        fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 { throw MP4IOError(operation: "create", path: path, offset: nil, code: errno) }
-        capacity = bufferSize
-        buffer = .allocate(capacity: bufferSize)
-    }
-
-    deinit {
-        if fd >= 0 { Glibc.close(fd) }
-        buffer.deallocate()
+        do { writer = try FileWriter(path: path, placement: placement, bufferSize: bufferSize) } catch { throw MP4IOError(error) }
     }
 
     func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0) }
+        do { try writer.write(bytes) } catch { throw MP4IOError(error) }
     }
 
     func write(_ raw: UnsafeRawBufferPointer) throws {
-        guard let base = raw.baseAddress, raw.count > 0 else { return }
-        if buffered + raw.count <= capacity {
-            (buffer + buffered).update(from: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
-            buffered += raw.count
-        } else {
-            try flush()
-            if raw.count >= capacity / 2 {
-                try writeAll(base, raw.count, at: position)
-            } else {
-                buffer.update(from: base.assumingMemoryBound(to: UInt8.self), count: raw.count)
-                buffered = raw.count
-            }
-        }
-        position += UInt64(raw.count)
+        do { try writer.write(raw) } catch { throw MP4IOError(error) }
     }
 
     /// Hands buffered bytes to the kernel. After this a killed process still leaves them on disk.
     func flush() throws {
-        if buffered == 0 { return }
-        let start = position - UInt64(buffered)
-        let n = buffered
-        buffered = 0
-        try writeAll(UnsafeRawPointer(buffer), n, at: start)
+        do { try writer.flush() } catch { throw MP4IOError(error) }
     }
 
     /// Overwrites bytes already written (size fields patched at the end).
     func patch(_ bytes: [UInt8], at offset: UInt64) throws {
-        try flush()
-        try bytes.withUnsafeBytes { raw in
-            var done = 0
-            while done < raw.count {
-                let r = pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset) + off_t(done))
-                if r < 0 {
-                    if errno == EINTR { continue }
-                    throw MP4IOError(operation: "write", path: path, offset: offset + UInt64(done), code: errno)
-                }
-                done += r
-            }
-        }
+        do { try writer.patch(bytes, at: offset) } catch { throw MP4IOError(error) }
     }
 
-    /// Copies the whole of another file to the end of this one (the kernel copies where it can).
-    func append(contentsOf source: String) throws {
-        try flush()
-        let inFD = open(source, O_RDONLY | O_CLOEXEC)
-        if inFD < 0 { throw MP4IOError(operation: "open", path: source, offset: nil, code: errno) }
-        defer { Glibc.close(inFD) }
-        var copied: UInt64 = 0
-        var useCopyRange = true
-        while true {
-            var r: Int
-            if useCopyRange {
-                r = sendfile(fd, inFD, nil, 1 << 30)
-                if r < 0 && (errno == EXDEV || errno == ENOSYS || errno == EINVAL || errno == EOPNOTSUPP) {
-                    useCopyRange = false
-                    continue
-                }
-            } else {
-                r = read(inFD, buffer, capacity)
-                if r > 0 { try writeAll(UnsafeRawPointer(buffer), r, at: position + copied) }
-            }
-            if r < 0 {
-                if errno == EINTR { continue }
-                throw MP4IOError(operation: "write", path: path, offset: position + copied, code: errno)
-            }
-            if r == 0 { break }
-            copied += UInt64(r)
-        }
-        position += copied
+    /// Copies everything written to a scratch file to the end of this one.
+    func append(contentsOf source: OutputFile) throws {
+        do { try writer.append(contentsOf: source.writer) } catch { throw MP4IOError(error) }
     }
 
+    /// Completes the file: it appears at its path (or, for scratch, is released).
     func closeFile() throws {
-        try flush()
-        if fd >= 0 {
-            let r = Glibc.close(fd)
-            fd = -1
-            if r != 0 { throw MP4IOError(operation: "close", path: path, offset: position, code: errno) }
-        }
+        do { try writer.commit() } catch { throw MP4IOError(error) }
     }
 
-    private func writeAll(_ p: UnsafeRawPointer, _ count: Int, at offset: UInt64) throws {
-        var done = 0
-        while done < count {
-            let r = Glibc.write(fd, p + done, count - done)
-            if r < 0 {
-                if errno == EINTR { continue }
-                throw MP4IOError(operation: "write", path: path, offset: offset + UInt64(done), code: errno)
-            }
-            done += r
-        }
-    }
+    /// Stops and removes the file; nothing is left at the path.
+    func discard() { writer.discard() }
 }
 
-/// Removes a file if it exists; used to clean up temporary files after an error.
-func removeFile(_ path: String) {
-    _ = unlink(path)
+extension MP4IOError {
+    init(_ e: FileError) {
+        self.init(operation: e.operation, path: e.path, offset: e.offset, code: e.code)
+    }
 }

@@ -79,7 +79,11 @@ public enum PluginParamValue: Sendable {
     case string(String)
 
     public var double: Double { if case .number(let n) = self { return n }; return Double(string) ?? 0 }
-    public var int: Int { Int(double.rounded()) }
+    /// The value rounded to an integer (NaN gives 0, values beyond Int's range its nearest end).
+    public var int: Int {
+        let d = double.rounded()
+        return d.isNaN ? 0 : Int(max(-9.2e18, min(9.2e18, d)))
+    }
     public var bool: Bool { double != 0 }
     public var string: String { if case .string(let s) = self { return s }; if case .number(let n) = self { return String(n) }; return "" }
 }

@@ -26,11 +26,15 @@ public struct CPlugin: @unchecked Sendable {
             throw PluginError(file: path, "built for plugin ABI version \(abi), but this mediagraph speaks version \(CPlugin.hostABIVersion); rebuild the plugin against this mediagraph_plugin.h")
         }
         self.path = path
-        name = desc.pointee.name.map { String(cString: $0) } ?? "(unnamed)"
-        version = desc.pointee.version.map { String(cString: $0) } ?? ""
+        func field(_ f: String) -> (String) -> PluginError { { PluginError(file: path, "descriptor field '\(f)' \($0)") } }
+        name = try CText.read(desc.pointee.name, limit: PluginLimits.maxNameBytes, fail: field("name")) ?? "(unnamed)"
+        version = try CText.read(desc.pointee.version, limit: PluginLimits.maxNameBytes, fail: field("version")) ?? ""
         let count = Int(desc.pointee.node_count)
-        guard count >= 0, count == 0 || desc.pointee.nodes != nil else {
-            throw PluginError(file: path, "descriptor declares \(count) node types but no node array")
+        guard (0...PluginLimits.maxNodeTypes).contains(count) else {
+            throw field("node_count")("is \(count); expected 0…\(PluginLimits.maxNodeTypes)")
+        }
+        guard count == 0 || desc.pointee.nodes != nil else {
+            throw PluginError(file: path, "descriptor declares \(count) node types but no node array (field 'nodes' is NULL)")
         }
         var types: [(NodeTypeInfo, NodeRegistry.Factory)] = []
         var seen: Set<String> = []
@@ -55,45 +59,73 @@ struct CPluginNodeType: @unchecked Sendable {
 
     init(path: String, desc: UnsafePointer<mg_node_desc>, index: Int) throws {
         let d = desc.pointee
-        guard let cname = d.name, case let name = String(cString: cname), !name.isEmpty else {
+        let cname = try CText.read(d.name, limit: PluginLimits.maxNameBytes) {
+            PluginError(file: path, "node type #\(index): field 'name' \($0)")
+        }
+        guard let name = cname, !name.isEmpty else {
             throw PluginError(file: path, "node type #\(index) has no name")
         }
         func fail(_ m: String) -> PluginError { PluginError(file: path, "node type '\(name)': \(m)") }
+        func field(_ f: String) -> (String) -> PluginError { { fail("field '\(f)' \($0)") } }
         guard d.create != nil, d.process != nil, d.destroy != nil else {
             throw fail("the create, process and destroy callbacks are required")
         }
-        guard d.format_count > 0, let fp = d.formats else { throw fail("declares no accepted pixel formats") }
+        guard (1...PluginLimits.maxFormats).contains(Int(d.format_count)) else {
+            throw d.format_count <= 0 ? fail("declares no accepted pixel formats")
+                                      : field("format_count")("is \(d.format_count); expected 1…\(PluginLimits.maxFormats)")
+        }
+        guard let fp = d.formats else { throw field("formats")("is NULL but format_count is \(d.format_count)") }
         var formats: [PixelFormat] = []
         for i in 0..<Int(d.format_count) {
             guard let f = PixelFormatCode.format(fp[i]) else { throw fail("unknown pixel format code \(fp[i])") }
             formats.append(f)
         }
-        guard d.param_count >= 0, d.param_count == 0 || (d.params != nil && d.set_param != nil) else {
+        guard (0...PluginLimits.maxParams).contains(Int(d.param_count)) else {
+            throw field("param_count")("is \(d.param_count); expected 0…\(PluginLimits.maxParams)")
+        }
+        guard d.param_count == 0 || (d.params != nil && d.set_param != nil) else {
             throw fail("declares \(d.param_count) params without a param array or a set_param callback")
         }
+        let doc = try CText.read(d.doc, limit: PluginLimits.maxTextBytes, fail: field("doc")) ?? ""
         var params: [ParamSpec] = []
         var types: [mg_param_type] = []
+        var seen: Set<String> = []
         for i in 0..<Int(d.param_count) {
             let p = d.params![i]
-            guard let pn = p.name, case let pname = String(cString: pn), ParamName.isIdentifier(pname) else {
+            let pn = try CText.read(p.name, limit: PluginLimits.maxNameBytes) { fail("param #\(i): field 'name' \($0)") }
+            guard let pname = pn, ParamName.isIdentifier(pname) else {
                 throw fail("param #\(i) needs an identifier name (letters, digits, '_')")
             }
-            let doc = p.doc.map { String(cString: $0) } ?? ""
+            guard seen.insert(pname).inserted else { throw fail("declares param '\(pname)' twice") }
+            func paramField(_ f: String) -> (String) -> PluginError { { fail("param '\(pname)': field '\(f)' \($0)") } }
+            let pdoc = try CText.read(p.doc, limit: PluginLimits.maxTextBytes, fail: paramField("doc")) ?? ""
+            let isNumber = p.type == Int32(MG_PARAM_DOUBLE.rawValue) || p.type == Int32(MG_PARAM_INT.rawValue)
+            let isInteger = p.type == Int32(MG_PARAM_INT.rawValue)
+            // numbers first: NaN, ±1e300 or 2.5 for an integer must not reach a conversion
+            if isNumber || p.type == Int32(MG_PARAM_BOOL.rawValue) {
+                if let why = DeclaredNumber.problem(p.default_number, integer: isInteger) { throw paramField("default_number")(why) }
+            }
+            if isNumber && p.has_range != 0 {
+                if let why = DeclaredNumber.problem(p.min, integer: isInteger) { throw paramField("min")(why) }
+                if let why = DeclaredNumber.problem(p.max, integer: isInteger) { throw paramField("max")(why) }
+            }
             let range: ClosedRange<Double>? = p.has_range != 0 && p.min <= p.max ? p.min...p.max : nil
-            if p.has_range != 0 && range == nil { throw fail("param '\(pname)': min \(p.min) is above max \(p.max)") }
-            if let range, p.type != MG_PARAM_STRING.rawValue, p.type != MG_PARAM_BOOL.rawValue, !range.contains(p.default_number) {
+            if isNumber && p.has_range != 0 && range == nil { throw fail("param '\(pname)': min \(p.min) is above max \(p.max)") }
+            if let range, isNumber, !range.contains(p.default_number) {
                 throw fail("param '\(pname)': default \(p.default_number) is outside \(range.lowerBound)…\(range.upperBound)")
             }
             switch p.type {
             case Int32(MG_PARAM_DOUBLE.rawValue):
-                params.append(.double(pname, range, default: p.default_number, doc: doc))
+                params.append(.double(pname, range, default: p.default_number, doc: pdoc))
             case Int32(MG_PARAM_INT.rawValue):
-                let r = range.map { Int($0.lowerBound.rounded())...Int($0.upperBound.rounded()) }
-                params.append(.int(pname, r, default: Int(p.default_number.rounded()), doc: doc))
+                // whole and within ±1e15 (checked above): the conversions are exact
+                let r = range.map { Int($0.lowerBound)...Int($0.upperBound) }
+                params.append(.int(pname, r, default: Int(p.default_number), doc: pdoc))
             case Int32(MG_PARAM_BOOL.rawValue):
-                params.append(.bool(pname, default: p.default_number != 0, doc: doc))
+                params.append(.bool(pname, default: p.default_number != 0, doc: pdoc))
             case Int32(MG_PARAM_STRING.rawValue):
-                params.append(.string(pname, default: p.default_string.map { String(cString: $0) } ?? "", doc: doc))
+                let d = try CText.read(p.default_string, limit: PluginLimits.maxTextBytes, fail: paramField("default_string")) ?? ""
+                params.append(.string(pname, default: d, doc: pdoc))
             default:
                 throw fail("param '\(pname)' has unknown type code \(p.type)")
             }
@@ -102,7 +134,7 @@ struct CPluginNodeType: @unchecked Sendable {
         self.path = path
         self.desc = desc
         self.paramTypes = types
-        info = NodeTypeInfo(name: name, doc: d.doc.map { String(cString: $0) } ?? "", category: .filter,
+        info = NodeTypeInfo(name: name, doc: doc, category: .filter,
                             inputs: [PortSpec("in", .video(formats), doc: "raw video")],
                             outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
                             params: params, origin: path)

@@ -44,12 +44,16 @@ public struct Frei0rPlugin: @unchecked Sendable {
         }
         var base = path.split(separator: "/").last.map(String.init) ?? path
         if base.hasSuffix(".so") { base.removeLast(3) }
+        func field(_ f: String) -> (String) -> PluginError { { PluginError(file: path, "f0r_plugin_info field '\(f)' \($0)") } }
+        guard (0...PluginLimits.maxParams).contains(Int(pi.num_params)) else {
+            throw field("num_params")("is \(pi.num_params); expected 0…\(PluginLimits.maxParams)")
+        }
         self.path = path
         self.api = api
         self.update = update
         typeName = "frei0r." + base
-        pluginName = pi.name.map { String(cString: $0) } ?? base
-        author = pi.author.map { String(cString: $0) } ?? ""
+        pluginName = try CText.read(pi.name, limit: PluginLimits.maxNameBytes, fail: field("name")) ?? base
+        author = try CText.read(pi.author, limit: PluginLimits.maxTextBytes, fail: field("author")) ?? ""
         colorModel = pi.color_model
 
         // Defaults: frei0r declares none, so read them from a small instance, as hosts do.
@@ -58,13 +62,14 @@ public struct Frei0rPlugin: @unchecked Sendable {
         var params: [ParamSpec] = []
         var kinds: [Int32] = []
         var used: Set<String> = []
-        for k in 0..<max(0, Int(pi.num_params)) {
+        for k in 0..<Int(pi.num_params) {
             var p = mgf0r_param_info()
             api.getParamInfo(&p, Int32(k))
-            let original = p.name.map { String(cString: $0) } ?? "param\(k)"
+            func paramField(_ f: String) -> (String) -> PluginError { { PluginError(file: path, "f0r_param_info #\(k) field '\(f)' \($0)") } }
+            let original = try CText.read(p.name, limit: PluginLimits.maxNameBytes, fail: paramField("name")) ?? "param\(k)"
             var name = ParamName.sanitize(original)
             while !used.insert(name).inserted { name += "_\(k)" }
-            let explanation = p.explanation.map { String(cString: $0) } ?? ""
+            let explanation = try CText.read(p.explanation, limit: PluginLimits.maxTextBytes, fail: paramField("explanation")) ?? ""
             let d = probe.map { Frei0rParam.read(api, $0, index: Int32(k), kind: p.type) } ?? nil
             // The plugin's value is reported in the doc, not declared as the param's default:
             // only params the graph gives are set (as ffmpeg does), so a plugin whose
@@ -88,7 +93,7 @@ public struct Frei0rPlugin: @unchecked Sendable {
             kinds.append(p.type)
         }
         paramKinds = kinds
-        var explanation = (pi.explanation.map { String(cString: $0) } ?? "").trimmingCharacters(in: .whitespaces)
+        var explanation = (try CText.read(pi.explanation, limit: PluginLimits.maxTextBytes, fail: field("explanation")) ?? "").trimmingCharacters(in: .whitespaces)
         if !explanation.isEmpty && !".!?".contains(explanation.last!) { explanation += "." }
         let doc = "frei0r \(pluginName) \(pi.major_version).\(pi.minor_version): \(explanation) Frame width and height must be multiples of \(Frei0rPlugin.sizeMultiple)."
         info = NodeTypeInfo(name: typeName, doc: doc, category: .filter,
@@ -152,7 +157,9 @@ enum Frei0rParam {
         case MGF0R_PARAM_STRING:
             var s: UnsafeMutablePointer<CChar>? = nil
             api.getParam(inst, &s, index)
-            return .string(s.map { String(cString: $0) } ?? "", nil)
+            // a plugin's own text: bounded, an unterminated one reads as empty
+            let text = try? CText.read(s.map { UnsafePointer($0) }, limit: PluginLimits.maxTextBytes) { PluginError(file: "", $0) }
+            return .string(text ?? "", nil)
         default:
             return nil
         }

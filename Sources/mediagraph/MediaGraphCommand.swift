@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MediaGraphCore
 import MediaGraphNodes
+import MediaGraphPlugins
 
 @main
 struct MediaGraphCommand: ParsableCommand {
@@ -22,13 +23,20 @@ struct GraphOptions: ParsableArguments {
 
     @OptionGroup var plugins: PluginOptions
 
+    @Flag(name: .customLong("allow-plugins"), help: "Load every plugin the graph's \"plugins\" list names, also from outside the plugin search path (only for graph files you trust: a plugin is code).")
+    var allowPlugins = false
+
     /// Loads and validates the graph, or prints every problem and exits with 2.
     func load(stop: StopFlag = StopFlag(), quiet: Bool = false, dryRun: Bool = false) -> ValidatedGraph {
         do {
             let spec = try GraphFile.load(path: graph, overrides: overrides)
             // frei0r: open only the effects the graph uses
             let effects = Set(spec.nodes.map(\.type).filter { $0.hasPrefix("frei0r.") })
-            let catalog = plugins.catalog(graphPlugins: spec.plugins, frei0r: .named(effects))
+            // which plugins the graph may load is decided before any library is opened
+            let trust = PluginTrust(commandLine: plugins.paths, environment: PluginSearch.environmentPaths())
+            let graphPlugins = trust.resolve(spec.pluginEntries, baseDirectory: spec.baseDirectory, file: spec.file, allowAll: allowPlugins)
+            if !graphPlugins.refused.isEmpty { throw GraphValidationError(graphPlugins.refused) }
+            let catalog = plugins.catalog(graphPlugins: graphPlugins.paths, frei0r: .named(effects))
             for f in catalog.failures { Console.error("error: \(f)") }
             if !catalog.failures.isEmpty { Foundation.exit(2) }
             let g = try GraphBuilder.build(spec, registry: catalog.registry, stop: stop, dryRun: dryRun)
@@ -37,7 +45,10 @@ struct GraphOptions: ParsableArguments {
             }
             return g
         } catch let e as GraphValidationError {
-            for d in e.diagnostics { Console.error(d.description) }
+            for d in e.diagnostics.prefix(GraphLimits.maxPrintedDiagnostics) { Console.error(d.description) }
+            if e.diagnostics.count > GraphLimits.maxPrintedDiagnostics {
+                Console.error("… and \(e.diagnostics.count - GraphLimits.maxPrintedDiagnostics) more problems not shown")
+            }
             let n = e.errors.count
             Console.error("\(graph): \(n) error\(n == 1 ? "" : "s"); the graph was not run")
             Foundation.exit(2)

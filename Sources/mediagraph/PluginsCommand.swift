@@ -32,6 +32,8 @@ struct PluginsCommand: ParsableCommand {
         Console.out("MediaGraph plugins (plugin ABI version \(CPlugin.hostABIVersion)):\n")
         let env = PluginSearch.environmentPaths()
         Console.out("  searched: --plugin \(plugins.paths.isEmpty ? "(none)" : plugins.paths.joined(separator: ", ")); MEDIAGRAPH_PLUGIN_PATH \(env.isEmpty ? "(unset)" : env.joined(separator: ":"))\n")
+        let trust = PluginTrust(commandLine: plugins.paths, environment: env)
+        Console.out("  a graph's \"plugins\" may name (without --allow-plugins): \((trust.directories.map { $0 + "/" } + trust.files).joined(separator: ", "))\n")
         for l in catalog.loaded where l.kind == "mediagraph" {
             Console.out("  \(l.path): \(l.name): \(l.nodeTypes.joined(separator: ", "))\n")
         }

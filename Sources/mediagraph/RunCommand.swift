@@ -5,10 +5,6 @@ import MediaGraphCore
 import Glibc
 #endif
 
-/// The flag SIGINT sets; a global because a C signal handler cannot capture context.
-nonisolated(unsafe) var interruptFlag: StopFlag?
-nonisolated(unsafe) var interruptCount: Int32 = 0
-
 struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
@@ -21,28 +17,14 @@ struct RunCommand: ParsableCommand {
     @Option(help: "Buffers each queue between threads holds.") var queueCapacity = 4
 
     func run() throws {
-        let stop = StopFlag()
+        let stop = InterruptHandler.stopFlag()
         let graph = options.load(stop: stop, quiet: quiet)
         if !quiet { for n in graph.notes { Console.error("note: " + n) } }
         var runOptions = GraphRunner.Options()
         runOptions.queueCapacity = max(1, queueCapacity)
         let runner = GraphRunner(graph: graph, stop: stop, options: runOptions)
 
-        interruptFlag = stop
-        var action = sigaction()
-        action.__sigaction_handler.sa_handler = { _ in
-            interruptCount += 1
-            if interruptCount > 1 { _exit(130) }
-            interruptFlag?.set()
-        }
-        sigemptyset(&action.sa_mask)
-        action.sa_flags = 0   // no SA_RESTART: a blocking read returns so the source can stop
-        sigaction(SIGINT, &action, nil)
-        // a parent (a test runner, a shell script) may have left SIGINT blocked: unblock it
-        var unblock = sigset_t()
-        sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigprocmask(SIG_UNBLOCK, &unblock, nil)
+        InterruptHandler.install()
         signal(SIGPIPE, SIG_IGN)
 
         let start = Date()

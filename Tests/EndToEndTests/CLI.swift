@@ -58,16 +58,31 @@ enum CLI {
     static func mediagraph(_ args: [String], stdin: String? = nil) throws -> Result { try run(binary, args, stdin: stdin, cwd: root) }
 
     /// Waits (up to `timeout` seconds) until a file whose name starts with `prefix` exists in
-    /// `dir` and is not empty: the run has started writing, so its signal handler is installed.
-    static func waitForOutput(in dir: String, prefix: String, timeout: Double = 30) {
+    /// `dir` and is not empty, or process `pid` has a non-empty file in `dir` open (outputs are
+    /// unnamed O_TMPFILE files until finished): the run has started writing, so its signal
+    /// handler is installed.
+    static func waitForOutput(in dir: String, prefix: String, pid: Int32? = nil, timeout: Double = 30) {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
+            if let pid, isWriting(pid: pid, in: dir) { return }
             let names = (try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []
             if names.contains(where: { name in
                 name.hasPrefix(prefix) && ((try? FileManager.default.attributesOfItem(atPath: dir + "/" + name)[.size] as? Int) ?? 0) > 0
             }) { return }
             Thread.sleep(forTimeInterval: 0.1)
         }
+    }
+
+    /// Whether process `pid` holds a non-empty file in `dir` open, named or not.
+    static func isWriting(pid: Int32, in dir: String) -> Bool {
+        let fds = "/proc/\(pid)/fd"
+        for fd in (try? FileManager.default.contentsOfDirectory(atPath: fds)) ?? [] {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: fds + "/" + fd),
+                  target.hasPrefix(dir + "/") else { continue }
+            var st = stat()
+            if stat(fds + "/" + fd, &st) == 0 && st.st_size > 0 { return true }
+        }
+        return false
     }
 
     /// A fresh temporary directory.

@@ -93,7 +93,7 @@ import Testing
                        "--set", "src.height=240", "--set", "tone.seconds=10000", "--set", "mux.path=\(out)"]
         p.standardError = FileHandle.nullDevice
         try p.run()
-        CLI.waitForOutput(in: dir, prefix: ".stopped.mp4")
+        CLI.waitForOutput(in: dir, prefix: ".stopped.mp4", pid: p.processIdentifier)
         Thread.sleep(forTimeInterval: 1)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()

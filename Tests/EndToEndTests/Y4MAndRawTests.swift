@@ -127,7 +127,7 @@ import Testing
         let errPipe = Pipe()
         p.standardError = errPipe
         try p.run()
-        CLI.waitForOutput(in: dir, prefix: ".endless.y4m.partial")
+        CLI.waitForOutput(in: dir, prefix: ".endless.y4m.partial", pid: p.processIdentifier)
         Thread.sleep(forTimeInterval: 0.5)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()

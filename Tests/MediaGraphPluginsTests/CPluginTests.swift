@@ -22,11 +22,11 @@ import Testing
         _ = try Self.compile(in: dir)
         let (w, h) = (176, 144)
         let input = try Tool.testFrames(dir, width: w, height: h, format: "yuv420p", frames: 3)
-        // the graph names the plugin relative to itself
+        // the graph names the plugin relative to itself; its directory is on the search path
         Tool.write(Tool.chainGraph(input: input, width: w, height: h, format: "yuv420p",
                                    filters: [("ctest.offset", "{\"amount\": \(amount), \"chroma\": \(chroma)}")],
                                    output: dir + "/out.yuv", plugins: ["ctest.so"]), to: dir + "/g.json")
-        let r = try Tool.mediagraph(["run", "-q", dir + "/g.json"])
+        let r = try Tool.mediagraph(["run", "-q", dir + "/g.json"], env: ["MEDIAGRAPH_PLUGIN_PATH": dir])
         #expect(r.status == 0, "\(r.stderr)")
         let src = Tool.read(input), out = Tool.read(dir + "/out.yuv")
         let frame = w * h * 3 / 2

@@ -61,7 +61,7 @@ public struct MediaTime: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     public func hash(into h: inout Hasher) {
-        let g = Rational.gcd(Swift.abs(value), timescale)
+        let g = Rational.gcd(value, timescale)
         h.combine(g == 0 ? 0 : value / g)
         h.combine(g == 0 ? 1 : timescale / g)
     }

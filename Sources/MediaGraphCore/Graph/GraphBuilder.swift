@@ -38,6 +38,7 @@ public enum GraphBuilder {
             pending.append(Pending(spec: n, info: entry.info, make: entry.make, params: values,
                                    outputUsed: Array(repeating: false, count: entry.info.outputs.count)))
         }
+        problems += OutputPathCheck.check(pending.map { .init(id: $0.spec.id, specs: $0.info.params, params: $0.params, location: $0.spec.location) }, file: file)
         let allIDs = spec.nodes.map(\.id)
         func indexOf(_ id: String) -> Int? { pending.firstIndex { $0.spec.id == id } }
 

@@ -12,13 +12,19 @@ import Foundation
 public enum GraphFile {
     /// Loads and parses the file at `path`, applying `--set id.param=value` overrides.
     public static func load(path: String, overrides: [String] = []) throws -> GraphSpec {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            var isDir: ObjCBool = false
-            let why = FileManager.default.fileExists(atPath: path, isDirectory: &isDir)
-                ? (isDir.boolValue ? "it is a directory" : "permission denied") : "no such file"
+        let bytes: [UInt8]
+        do {
+            bytes = try SmallFileReader.read(path, limit: JSONLimits.maxBytes)
+        } catch {
+            let why: String
+            switch error {
+            case .unreadable(let reason): why = reason
+            case .isDirectory: why = "it is a directory"
+            case .tooLarge(let limit): why = "it is larger than the limit of \(limit) bytes (\(limit >> 20) MiB) for graph files"
+            }
             throw GraphValidationError([.error("cannot read graph file '\(path)': \(why)", file: path)])
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw GraphValidationError([.error("graph file '\(path)' is not UTF-8 text", file: path)])
         }
         let dir = (path as NSString).deletingLastPathComponent
@@ -51,7 +57,9 @@ public enum GraphFile {
 
         // nodes
         if let nodes = root["nodes"] {
-            if let members = nodes.objectMembers {
+            if let members = nodes.objectMembers, members.count > GraphLimits.maxNodes {
+                problems.append(.error("the graph has \(members.count) nodes, more than the limit of \(GraphLimits.maxNodes)", file: file, at: nodes.location))
+            } else if let members = nodes.objectMembers {
                 for (id, value) in members {
                     if !isIdentifier(id) {
                         problems.append(.error("node id \"\(id)\" is not an identifier (letters, digits, '_' and '-', not starting with a digit)",
@@ -87,7 +95,10 @@ public enum GraphFile {
 
         // chains
         if let chains = root["chains"] {
-            if let list = chains.arrayValue {
+            let references = chains.arrayValue?.reduce(0) { $0 + ($1.arrayValue?.count ?? 1) } ?? 0
+            if references > GraphLimits.maxChainReferences {
+                problems.append(.error("the chains hold \(references) node references, more than the limit of \(GraphLimits.maxChainReferences)", file: file, at: chains.location))
+            } else if let list = chains.arrayValue {
                 for chain in list {
                     guard let refs = chain.arrayValue else {
                         problems.append(.error("each chain must be an array of node references, found \(chain.typeName) \(chain.brief)",
@@ -131,7 +142,10 @@ public enum GraphFile {
         if let plugins = root["plugins"] {
             if let list = plugins.arrayValue {
                 for p in list {
-                    if let s = p.stringValue { spec.plugins.append(ParamValues.resolve(s, against: baseDirectory)) }
+                    if let s = p.stringValue {
+                        spec.plugins.append(ParamValues.resolve(s, against: baseDirectory))
+                        spec.pluginEntries.append(.init(text: s, location: p.location))
+                    }
                     else { problems.append(.error("\"plugins\" entries must be paths (strings), found \(p.typeName)", file: file, at: p.location)) }
                 }
             } else {

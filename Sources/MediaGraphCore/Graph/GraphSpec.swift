@@ -43,6 +43,18 @@ public struct GraphSpec: Sendable {
     public var edges: [Edge] = []
     /// Plugin files or directories named by the graph (resolved against the graph's directory).
     public var plugins: [String] = []
+    /// The same entries as written, with their place in the file (for the plugin trust check).
+    public var pluginEntries: [PluginEntry] = []
+
+    /// One entry of a graph's `"plugins"` list as written.
+    public struct PluginEntry: Sendable {
+        public var text: String
+        public var location: SourceLocation?
+        public init(text: String, location: SourceLocation? = nil) {
+            self.text = text
+            self.location = location
+        }
+    }
     /// The file the graph came from, for messages; nil for graphs built in code.
     public var file: String?
     /// Directory that relative paths in params are taken against.

@@ -7,6 +7,8 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible {
 
 /// A strict JSON parser (RFC 8259) that records the line and column of every value.
 /// Duplicate keys in an object are an error (a graph file with two nodes of the same id).
+/// Input may come from strangers: it is bounded by `JSONLimits` and parsed in time linear in its
+/// length; every rejection names the line and column and the limit.
 public struct JSONParser {
     private let bytes: [UInt8]
     private var i = 0
@@ -16,6 +18,11 @@ public struct JSONParser {
 
     public static func parse(_ text: String) throws -> JSONValue {
         var p = JSONParser(bytes: Array(text.utf8))
+        if p.bytes.count > JSONLimits.maxBytes {
+            // point at where the limit was crossed
+            p.advancePosition(to: JSONLimits.maxBytes)
+            throw p.error("the JSON text is \(p.bytes.count) bytes, more than the limit of \(JSONLimits.maxBytes) bytes (\(JSONLimits.maxBytes >> 20) MiB)")
+        }
         p.skipSpace()
         let v = try p.value()
         p.skipSpace()
@@ -24,6 +31,14 @@ public struct JSONParser {
     }
 
     private init(bytes: [UInt8]) { self.bytes = bytes }
+
+    /// Moves to byte `offset`, counting lines on the way (only for the size-limit message).
+    private mutating func advancePosition(to offset: Int) {
+        while i < offset && i < bytes.count {
+            if bytes[i] == 0x0a { line += 1; lineStart = i + 1 }
+            i += 1
+        }
+    }
 
     private var here: SourceLocation { SourceLocation(line: line, column: i - lineStart + 1) }
 
@@ -72,11 +87,11 @@ public struct JSONParser {
     }
 
     private mutating func object(_ loc: SourceLocation) throws -> JSONValue {
-        depth += 1
+        try enter()
         defer { depth -= 1 }
-        if depth > 512 { throw error("nesting deeper than 512 levels") }
         i += 1
         var members: [(key: String, value: JSONValue)] = []
+        var keys = Set<String>()   // linear duplicate check, however many keys
         skipSpace()
         if i < bytes.count && bytes[i] == UInt8(ascii: "}") { i += 1; return .object(members, loc) }
         while true {
@@ -85,7 +100,7 @@ public struct JSONParser {
             guard bytes[i] == UInt8(ascii: "\"") else { throw error("unexpected \(describeHere()), expected a key in double quotes") }
             let keyLoc = here
             let key = try string()
-            if members.contains(where: { $0.key == key }) { throw error("duplicate key \"\(key)\" in the object opened at \(loc)", at: keyLoc) }
+            if !keys.insert(key).inserted { throw error("duplicate key \"\(key)\" in the object opened at \(loc)", at: keyLoc) }
             skipSpace()
             guard i < bytes.count, bytes[i] == UInt8(ascii: ":") else { throw error("unexpected \(describeHere()), expected ':' after key \"\(key)\"") }
             i += 1
@@ -99,10 +114,18 @@ public struct JSONParser {
         }
     }
 
-    private mutating func array(_ loc: SourceLocation) throws -> JSONValue {
+    /// One level deeper (an object or array opens here); the parser recurses per level, so the
+    /// depth is bounded to keep the stack bounded.
+    private mutating func enter() throws {
         depth += 1
+        if depth > JSONLimits.maxDepth {
+            throw error("nesting deeper than \(JSONLimits.maxDepth) levels of objects and arrays (the limit)")
+        }
+    }
+
+    private mutating func array(_ loc: SourceLocation) throws -> JSONValue {
+        try enter()
         defer { depth -= 1 }
-        if depth > 512 { throw error("nesting deeper than 512 levels") }
         i += 1
         var items: [JSONValue] = []
         skipSpace()
@@ -140,14 +163,26 @@ public struct JSONParser {
                 case UInt8(ascii: "r"): out.append(0x0d)
                 case UInt8(ascii: "t"): out.append(0x09)
                 case UInt8(ascii: "u"):
+                    let escape = SourceLocation(line: line, column: i - lineStart)   // at the backslash
                     var code = try hex4()
-                    if (0xD800..<0xDC00).contains(code), i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") {
+                    if (0xDC00...0xDFFF).contains(code) {
+                        throw error("unpaired UTF-16 surrogate \\u\(hex(code)): a low surrogate (\\uDC00…\\uDFFF) must follow a high one (\\uD800…\\uDBFF)", at: escape)
+                    }
+                    if (0xD800...0xDBFF).contains(code) {
+                        guard i + 2 < bytes.count, bytes[i + 1] == UInt8(ascii: "\\"), bytes[i + 2] == UInt8(ascii: "u") else {
+                            throw error("unpaired UTF-16 surrogate \\u\(hex(code)): a high surrogate (\\uD800…\\uDBFF) must be followed by a low one (\\uDC00…\\uDFFF)", at: escape)
+                        }
                         i += 2
                         let low = try hex4()
+                        guard (0xDC00...0xDFFF).contains(low) else {
+                            throw error("unpaired UTF-16 surrogate \\u\(hex(code)): it is followed by \\u\(hex(low)), not by a low surrogate (\\uDC00…\\uDFFF)", at: escape)
+                        }
                         code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                     }
-                    let scalar = Unicode.Scalar(code) ?? "\u{FFFD}"
-                    out.append(contentsOf: Array(String(scalar).utf8))
+                    // every code left is a valid scalar: below 0xD800, 0xE000…0xFFFF, or a pair's 0x10000…0x10FFFF
+                    guard let scalar = Unicode.Scalar(code) else { throw error("invalid \\u escape", at: escape) }
+                    var utf8 = String(Character(scalar)).utf8.makeIterator()
+                    while let b = utf8.next() { out.append(b) }
                 default: throw error("invalid escape '\\\(Character(Unicode.Scalar(bytes[i])))' in a string")
                 }
                 i += 1
@@ -157,6 +192,11 @@ public struct JSONParser {
             i += 1
         }
         throw error("unexpected end of file inside the string started at \(start) (missing '\"'?)")
+    }
+
+    private func hex(_ code: UInt32) -> String {
+        let h = String(code, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - h.count)) + h
     }
 
     private mutating func hex4() throws -> UInt32 {
@@ -198,8 +238,15 @@ public struct JSONParser {
             if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
             if digits() == 0 { throw error("invalid number: expected a digit in the exponent") }
         }
+        let startLocation = SourceLocation(line: line, column: start - lineStart + 1)
+        if i - start > JSONLimits.maxNumberLength {
+            throw error("a number of \(i - start) characters, more than the limit of \(JSONLimits.maxNumberLength)", at: startLocation)
+        }
         let text = String(decoding: bytes[start..<i], as: UTF8.self)
-        guard let v = Double(text) else { throw error("invalid number \(text)") }
+        guard let v = Double(text) else { throw error("invalid number \(text)", at: startLocation) }
+        guard v.isFinite else {
+            throw error("number \(text) is out of range: numbers must be finite (within ±\(Double.greatestFiniteMagnitude))", at: startLocation)
+        }
         return v
     }
 }

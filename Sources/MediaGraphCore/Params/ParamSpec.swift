@@ -32,11 +32,23 @@ public enum ParamType: Sendable {
     }
 }
 
+/// What the file a path param names is to its node: validation refuses a graph whose outputs
+/// are one file, or whose output is one of its inputs (`OutputPathCheck`).
+public enum PathRole: Sendable {
+    case other
+    /// Read by the node (a source's media, a LUT, a shader).
+    case input
+    /// Written by the node (a sink's file).
+    case output
+}
+
 /// One parameter of a node type: declared once, used for validation, `mediagraph nodes`, the JSON
 /// Schema and the node reference alike.
 public struct ParamSpec: Sendable {
     public var name: String
     public var type: ParamType
+    /// For a path param: whether the node reads or writes the file.
+    public var pathRole: PathRole = .other
     /// The value used when the graph gives none; nil with `required` false means "unset".
     public var defaultValue: JSONValue?
     public var required: Bool
@@ -69,8 +81,10 @@ public struct ParamSpec: Sendable {
     public static func rational(_ name: String, default d: String? = nil, required: Bool = false, doc: String) -> ParamSpec {
         ParamSpec(name, .rational, default: d.map { .string($0, nil) }, required: required, doc: doc)
     }
-    public static func path(_ name: String, default d: String? = nil, required: Bool = false, doc: String) -> ParamSpec {
-        ParamSpec(name, .path, default: d.map { .string($0, nil) }, required: required, doc: doc)
+    public static func path(_ name: String, role: PathRole = .other, default d: String? = nil, required: Bool = false, doc: String) -> ParamSpec {
+        var spec = ParamSpec(name, .path, default: d.map { .string($0, nil) }, required: required, doc: doc)
+        spec.pathRole = role
+        return spec
     }
     public static func numbers(_ name: String, count: ClosedRange<Int>, default d: [Double]? = nil, doc: String) -> ParamSpec {
         ParamSpec(name, .numbers(count), default: d.map { .array($0.map { .number($0, nil) }, nil) }, doc: doc)

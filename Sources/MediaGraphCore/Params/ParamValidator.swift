@@ -16,8 +16,12 @@ public enum ParamValidator {
                                        node: node, file: file, at: given.location))
             }
         }
+        var unknown = 0
         for (key, value) in members {
             guard let spec = specs.first(where: { $0.name == key }) else {
+                // a hostile file may hold millions: describe the first ones, count the rest
+                unknown += 1
+                if unknown > maxUnknownParamsReported { continue }
                 var msg = "node '\(node)' (\(type.name)): unknown param '\(key)'"
                 if let near = ClosestName.find(key, in: specs.map(\.name)) {
                     msg += "; did you mean '\(near)'?"
@@ -36,7 +40,12 @@ public enum ParamValidator {
             }
             out.set(key, value)
         }
-        for spec in specs where !out.has(spec.name) && members.first(where: { $0.key == spec.name }) == nil {
+        if unknown > maxUnknownParamsReported {
+            problems.append(.error("node '\(node)' (\(type.name)): \(unknown - maxUnknownParamsReported) more unknown params",
+                                   node: node, file: file, at: given?.location))
+        }
+        let givenKeys = Set(members.map(\.key))
+        for spec in specs where !out.has(spec.name) && !givenKeys.contains(spec.name) {
             if let d = spec.defaultValue {
                 out.set(spec.name, d)
             } else if spec.required {
@@ -46,6 +55,12 @@ public enum ParamValidator {
         }
         return (out, problems)
     }
+
+    /// Unknown params of one node described one by one; the rest are counted.
+    public static let maxUnknownParamsReported = 20
+
+    /// Longest path a path param takes (Linux's PATH_MAX).
+    public static let maxPathBytes = 4096
 
     /// nil when `value` fits `type`, else a description of what was found.
     public static func check(_ value: JSONValue, against type: ParamType) -> String? {
@@ -61,19 +76,22 @@ public enum ParamValidator {
             return nil
         case .bool:
             return value.boolValue == nil ? value.typeName + " " + value.brief : nil
-        case .string, .path:
+        case .string:
             return value.stringValue == nil ? value.typeName + " " + value.brief : nil
+        case .path:
+            guard let s = value.stringValue else { return value.typeName + " " + value.brief }
+            if s.isEmpty { return "an empty string" }
+            if let nul = s.utf8.firstIndex(of: 0) { return "a path with a NUL character at byte \(s.utf8.distance(from: s.utf8.startIndex, to: nul))" }
+            if s.utf8.count > maxPathBytes { return "a path of \(s.utf8.count) bytes (the limit is \(maxPathBytes))" }
+            return nil
         case .choice(let words):
             guard let s = value.stringValue else { return value.typeName + " " + value.brief }
             return words.contains(s) ? nil : value.brief
         case .rational:
-            switch value {
-            case .string(let s, _):
-                guard let r = Rational(parsing: s), r.num > 0 else { return value.brief }
-                return nil
-            case .number(let n, _):
-                return n > 0 ? nil : value.brief
-            default: return value.typeName + " " + value.brief
+            // the same conversion the node reads the value with: accepted means used as written
+            switch ParamValues.rational(from: value) {
+            case .success: return nil
+            case .failure(let e): return e.reason.map { "\(value.brief) (\($0))" } ?? value.typeName + " " + value.brief
             }
         case .numbers(let count):
             guard let a = value.arrayValue else { return value.typeName + " " + value.brief }

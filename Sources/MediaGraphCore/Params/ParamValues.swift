@@ -14,7 +14,12 @@ public struct ParamValues: Sendable {
     public subscript(name: String) -> JSONValue? { values[name] }
     public mutating func set(_ name: String, _ value: JSONValue) { values[name] = value }
 
-    public func int(_ name: String) -> Int? { values[name]?.numberValue.map { Int($0) } }
+    /// The value as an integer; nil when it is not a number an `Int` holds (validation keeps
+    /// integer params whole and in range, so this only guards against a misdeclared param).
+    public func int(_ name: String) -> Int? {
+        guard let n = values[name]?.numberValue, n.isFinite, Swift.abs(n) < 9e18 else { return nil }
+        return Int(n)
+    }
     public func int(_ name: String, default d: Int) -> Int { int(name) ?? d }
     public func double(_ name: String) -> Double? { values[name]?.numberValue }
     public func double(_ name: String, default d: Double) -> Double { double(name) ?? d }
@@ -22,11 +27,32 @@ public struct ParamValues: Sendable {
     public func string(_ name: String) -> String? { values[name]?.stringValue }
     public func string(_ name: String, default d: String) -> String { string(name) ?? d }
 
+    /// A rational param's value, exactly as `ParamValidator` accepted it.
     public func rational(_ name: String) -> Rational? {
-        switch values[name] {
-        case .string(let s, _)?: return Rational(parsing: s)
-        case .number(let n, _)?: return Rational(parsing: JSONValue.format(number: n))
-        default: return nil
+        values[name].flatMap { try? ParamValues.rational(from: $0).get() }
+    }
+
+    /// Largest numerator and denominator of a rational param (a 32-bit time base, as codecs and
+    /// containers store rates).
+    public static let maxRationalTerm: Int64 = MediaLimits.maxRateTerm
+
+    /// A string or number as a rational param: positive, numerator and denominator at most
+    /// `maxRationalTerm` once reduced. The failure says why, for "found X (why)" messages.
+    public static func rational(from value: JSONValue) -> Result<Rational, RationalParamError> {
+        let parsed: Result<Rational, RationalParseError>
+        switch value {
+        case .string(let s, _): parsed = Rational.parse(s)
+        case .number(let n, _): parsed = Rational.parse(number: n)
+        default: return .failure(RationalParamError(reason: nil))
+        }
+        switch parsed {
+        case .failure(let e): return .failure(RationalParamError(reason: e.description))
+        case .success(let r):
+            if r.num <= 0 { return .failure(RationalParamError(reason: "not positive")) }
+            if r.num > maxRationalTerm || r.den > maxRationalTerm {
+                return .failure(RationalParamError(reason: "\(r.num)/\(r.den): numerator and denominator must be at most \(maxRationalTerm) once reduced"))
+            }
+            return .success(r)
         }
     }
 
@@ -44,4 +70,9 @@ public struct ParamValues: Sendable {
         if p == "-" || p.hasPrefix("/") || base.isEmpty || base == "." { return p }
         return base.hasSuffix("/") ? base + p : base + "/" + p
     }
+}
+
+/// Why a value is not a valid rational param (nil reason: not a string or a number at all).
+public struct RationalParamError: Error, Sendable {
+    public var reason: String?
 }

@@ -9,7 +9,7 @@ public final class H264Source: SourceNode, RegisteredNode {
         name: "h264src", doc: "Reads an Annex B H.264 elementary stream; pts from picture order count, rate from VUI or the rate param.",
         category: .source,
         outputs: [PortSpec("out", .encodedVideo([.h264]), doc: "H.264 access units")],
-        params: [.path("path", required: true, doc: "input file"),
+        params: [.path("path", role: .input, required: true, doc: "input file"),
                  .rational("rate", doc: "frame rate when the stream has no VUI timing (overrides it)")])
 
     let reader: H264StreamReader
@@ -47,7 +47,7 @@ public final class IVFSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "ivfsrc", doc: "Reads VP8/VP9 packets from an IVF file.", category: .source,
         outputs: [PortSpec("out", .encodedVideo([.vp8, .vp9]))],
-        params: [.path("path", required: true, doc: "input file"),
+        params: [.path("path", role: .input, required: true, doc: "input file"),
                  .rational("rate", doc: "nominal frame rate (default: from the IVF time base)")])
 
     let reader: IVFReader
@@ -97,7 +97,7 @@ public final class ADTSSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "adtssrc", doc: "Reads AAC frames from an ADTS (.aac) file.", category: .source,
         outputs: [PortSpec("out", .encodedAudio([.aac]))],
-        params: [.path("path", required: true, doc: "input file")])
+        params: [.path("path", role: .input, required: true, doc: "input file")])
 
     let reader: ADTSReader
     let format: EncodedAudioFormat

@@ -10,7 +10,7 @@ public final class MP4Sink: RegisteredNode {
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac]), doc: "an audio track", repeatable: true, optional: true)],
-        params: [.path("path", required: true, doc: "output file"),
+        params: [.path("path", role: .output, required: true, doc: "output file"),
                  .bool("faststart", default: true, doc: "moov before mdat, for progressive playback"),
                  .bool("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)"),
                  .double("fragment-duration", 0.1...60, default: 1, doc: "seconds per fragment (fragments start at key frames)"),

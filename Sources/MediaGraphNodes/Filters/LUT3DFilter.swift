@@ -6,7 +6,7 @@ public final class LUT3DFilter: KernelFilter, RegisteredNode {
     public static let typeInfo = filterInfo(
         "lut3d", "Applies a 3D LUT from a .cube file (sizes 2…65), trilinear or tetrahedral, as ffmpeg's lut3d.",
         formats: LUT3DKernel.formats,
-        params: [.path("file", required: true, doc: ".cube file"),
+        params: [.path("file", role: .input, required: true, doc: ".cube file"),
                  .choice("interpolation", LUT3DKernel.Interpolation.allCases.map(\.rawValue), default: "tetrahedral", doc: "interpolation between LUT points")])
     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
         let lut: CubeLUT

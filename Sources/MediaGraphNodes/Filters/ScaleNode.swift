@@ -39,6 +39,10 @@ public final class ScaleNode: RegisteredNode {
         let grid = 1 << max(out.pixelFormat.chromaShift.x, out.pixelFormat.chromaShift.y)
         out.width = width > 0 ? width : max(grid, Int((Double(height) * Double(input.width) / Double(input.height) / Double(grid)).rounded()) * grid)
         out.height = height > 0 ? height : max(grid, Int((Double(width) * Double(input.height) / Double(input.width) / Double(grid)).rounded()) * grid)
+        // -1 follows the input's aspect ratio, which can make the other side absurd (16384 x 2 → 134 million wide)
+        if out.width > 16384 || out.height > 16384 {
+            throw NodeFailure("params 'width'/'height': keeping the aspect ratio of \(input.width)x\(input.height) gives \(out.width)x\(out.height); each side must be at most 16384")
+        }
         if out.pixelFormat.chromaShift.x > 0 && out.width % 2 != 0 {
             throw NodeFailure("param 'width': \(out.pixelFormat) needs an even width, found \(out.width)")
         }

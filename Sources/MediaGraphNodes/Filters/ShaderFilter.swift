@@ -10,7 +10,7 @@ public final class ShaderFilter: RegisteredNode {
         category: .filter,
         inputs: [PortSpec("in", .video([.rgba]), doc: "rgba video (converted upstream when needed)")],
         outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video, alpha from gl_FragColor.a")],
-        params: [.path("file", doc: "shader source file (.glsl)"),
+        params: [.path("file", role: .input, doc: "shader source file (.glsl)"),
                  .string("source", doc: "shader source inline (instead of file)"),
                  .json("uniforms", default: .object([], nil), doc: "uniform values: numbers, booleans, arrays (vectors; matrices as columns or flat column-major)"),
                  .int("threads", 0...256, default: 0, doc: "threads for the row bands (0 = all cores)")])

@@ -1,119 +1,51 @@
-import Foundation
 import MediaGraphCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// An output file that appears at its path only when complete: written beside it under a hidden
-/// temporary name, renamed on `commit`, removed on `discard`. "-" writes to stdout directly.
+/// A sink's output file: appears at its path only when complete (`commit`), removed on
+/// `discard`; "-" writes to stdout directly. The file handling itself (exclusive temporary in the
+/// target directory, fsync, rename) is `PendingFile`'s; this turns its errors into node messages.
 final class OutputFile {
     let path: String
-    private let tempPath: String?
-    private var fd: Int32
-    private var buffer: UnsafeMutablePointer<UInt8>
-    private let capacity = 1 << 20
-    private var used = 0
-    private(set) var bytesWritten: Int64 = 0
-    private var closed = false
+    private let writer: FileWriter
 
     var displayName: String { path == "-" ? "standard output" : "'\(path)'" }
+    var bytesWritten: Int64 { Int64(writer.position) }
 
+    /// Creates the file (and the directory it goes into, if missing): call it when the run
+    /// starts, never while only validating.
     init(path: String) throws {
         self.path = path
-        buffer = .allocate(capacity: capacity)
-        if path == "-" {
-            fd = 1
-            tempPath = nil
-            return
+        if path != "-" { try OutputDirectory.prepare(for: path) }
+        do {
+            writer = try FileWriter(path: path)
+        } catch {
+            throw NodeFailure("cannot write '\(path)': \(error.code == EISDIR ? "it is a directory" : error.reason)")
         }
-        do { try OutputDirectory.prepare(for: path) } catch {
-            buffer.deallocate()
-            throw error
-        }
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        let temp = dir + "/." + url.lastPathComponent + ".partial-\(getpid())"
-        fd = open(temp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 {
-            let why = String(cString: strerror(errno))
-            buffer.deallocate()
-            throw NodeFailure("cannot write '\(path)': \(why)")
-        }
-        tempPath = temp
-    }
-
-    deinit {
-        if !closed { discard() }
-        buffer.deallocate()
     }
 
     func write(_ p: UnsafeRawPointer, count: Int) throws {
-        if count >= capacity / 2 {
-            try flush()
-            try writeAll(p.assumingMemoryBound(to: UInt8.self), count)
-            return
-        }
-        if used + count > capacity { try flush() }
-        (buffer + used).update(from: p.assumingMemoryBound(to: UInt8.self), count: count)
-        used += count
+        do { try writer.write(p, count: count) } catch { throw failure(error) }
     }
 
     func write(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try write($0.baseAddress!, count: $0.count) }
+        do { try writer.write(bytes) } catch { throw failure(error) }
     }
 
     func write(_ text: String) throws { try write(Array(text.utf8)) }
 
-    func flush() throws {
-        if used > 0 {
-            try writeAll(buffer, used)
-            used = 0
-        }
-    }
-
-    private func writeAll(_ p: UnsafePointer<UInt8>, _ count: Int) throws {
-        var done = 0
-        while done < count {
-            let n = Glibc.write(fd, p + done, count - done)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let why = errno == ENOSPC ? "no space left on device" : String(cString: strerror(errno))
-                throw NodeFailure("cannot write \(displayName) at byte \(bytesWritten + Int64(done)): \(why)")
-            }
-            done += n
-        }
-        bytesWritten += Int64(count)
-    }
-
     /// Flushes and moves the file into place.
     func commit() throws {
-        guard !closed else { return }
-        try flush()
-        if let tempPath {
-            if fsync(fd) != 0 && errno != EINVAL {
-                let why = String(cString: strerror(errno))
-                discard()
-                throw NodeFailure("cannot write \(displayName): \(why)")
-            }
-            close(fd)
-            closed = true
-            if rename(tempPath, path) != 0 {
-                let why = String(cString: strerror(errno))
-                unlink(tempPath)
-                throw NodeFailure("cannot move the finished file to '\(path)': \(why)")
-            }
-        } else {
-            closed = true
-        }
+        do { try writer.commit() } catch { throw failure(error) }
     }
 
     /// Removes the partial file (nothing is left at the path).
-    func discard() {
-        guard !closed else { return }
-        closed = true
-        if let tempPath {
-            close(fd)
-            unlink(tempPath)
-        }
+    func discard() { writer.discard() }
+
+    private func failure(_ e: FileError) -> NodeFailure {
+        let at = e.offset.map { " at byte \($0)" } ?? ""
+        if e.operation == "write" { return NodeFailure("cannot write \(displayName)\(at): \(e.reason)") }
+        return NodeFailure("cannot \(e.operation) '\(path)'\(at): \(e.reason)")
     }
 }

@@ -8,7 +8,7 @@ public final class FrameHashSink: RegisteredNode {
         doc: "Writes one line per frame: index, pts, size in bytes and MD5 of the packed planes (or packet bytes).",
         category: .sink,
         inputs: [PortSpec("in", .any)],
-        params: [.path("path", default: "-", doc: "output file, or \"-\" for standard output")])
+        params: [.path("path", role: .output, default: "-", doc: "output file, or \"-\" for standard output")])
 
     let path: String
     var file: OutputFile?

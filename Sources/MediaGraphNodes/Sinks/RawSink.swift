@@ -7,7 +7,7 @@ public final class RawSink: RegisteredNode {
         doc: "Writes headerless raw video frames (ffmpeg -f rawvideo) to a file or standard output.",
         category: .sink,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
-        params: [.path("path", required: true, doc: "output file, or \"-\" for standard output")])
+        params: [.path("path", role: .output, required: true, doc: "output file, or \"-\" for standard output")])
 
     let path: String
     var file: OutputFile?

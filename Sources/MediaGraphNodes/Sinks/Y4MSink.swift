@@ -7,7 +7,7 @@ public final class Y4MSink: RegisteredNode {
         doc: "Writes YUV4MPEG2 to a file (appears only when complete) or standard output.",
         category: .sink,
         inputs: [PortSpec("in", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
-        params: [.path("path", required: true, doc: "output file, or \"-\" for standard output")])
+        params: [.path("path", role: .output, required: true, doc: "output file, or \"-\" for standard output")])
 
     let path: String
     var file: OutputFile?

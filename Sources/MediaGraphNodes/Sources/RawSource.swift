@@ -8,7 +8,7 @@ public final class RawSource: SourceNode, RegisteredNode {
         category: .source,
         outputs: [PortSpec("out", .anyVideo, doc: "raw video")],
         params: [
-            .path("path", required: true, doc: "input file, or \"-\" for standard input"),
+            .path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input"),
             .int("width", 1...MediaLimits.maxDimension, required: true, doc: "frame width"),
             .int("height", 1...MediaLimits.maxDimension, required: true, doc: "frame height (width × height at most 2^26 pixels)"),
             .choice("format", PixelFormat.allCases.map(\.rawValue), default: "yuv420p", doc: "pixel format"),

@@ -7,7 +7,7 @@ public final class WAVSource: SourceNode, RegisteredNode {
         name: "wavsrc", doc: "Reads WAV audio (PCM 8/16/24/32-bit or float, mono to 8 channels) from a file or standard input.",
         category: .source,
         outputs: [PortSpec("out", .audio([.f32planar]), doc: "raw audio, float planar")],
-        params: [.path("path", required: true, doc: "input file, or \"-\" for standard input"),
+        params: [.path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input"),
                  .int("chunk", 1...65536, default: 1024, doc: "samples per buffer")])
 
     let reader: WAVReader?

@@ -9,7 +9,7 @@ public final class Y4MSource: SourceNode, RegisteredNode {
         doc: "Reads YUV4MPEG2 (4:2:0, 4:2:2, 4:4:4, mono; 8-bit) from a file or standard input.",
         category: .source,
         outputs: [PortSpec("out", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
-        params: [.path("path", required: true, doc: "input file, or \"-\" for standard input")])
+        params: [.path("path", role: .input, required: true, doc: "input file, or \"-\" for standard input")])
 
     let reader: Y4MReader?
     let format: VideoFormat

@@ -1,0 +1,238 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A new output file that appears at its path only when it is complete: the one way MediaGraph
+/// writes files (sinks and the MP4 muxer alike).
+///
+/// The file is created in the target directory — so the final rename stays on one file system —
+/// exclusively and without following a symbolic link:
+/// - where the file system supports it, with `O_TMPFILE`: the file has no name at all until
+///   `commit`, so a process killed at any point leaves nothing behind;
+/// - elsewhere under a hidden name with 64 random bits (`.NAME.<16 hex digits>.partial`), opened
+///   `O_CREAT | O_EXCL | O_NOFOLLOW`: a file or link planted at a predictable name can neither
+///   redirect the write nor make it fail.
+/// `commit` flushes the data to disk (`fsync`) and renames the file over the path (which replaces
+/// a link at the path, never what it points to); `discard` (and `deinit` without `commit`) removes
+/// it. An existing character device or FIFO at the path (`/dev/null`, a pipe) is written directly.
+public final class PendingFile {
+    /// When the file appears at its path.
+    public enum Placement: Sendable {
+        /// At `commit` (the usual case: nothing half-written is ever visible).
+        case onCommit
+        /// At once, then written in place: for formats that stay readable when cut short
+        /// (fragmented MP4). Still created exclusively and renamed over the path, so a planted
+        /// link is replaced, not followed; `discard` removes it.
+        case immediately
+        /// Never: scratch space beside the output (same file system), gone when closed.
+        case never
+    }
+
+    /// The output path.
+    public let path: String
+    public let placement: Placement
+    /// The open file (read-write), valid until `commit` or `discard`.
+    public private(set) var descriptor: Int32
+    /// The directory the file lives in, open for the `*at` calls (so a renamed or replaced
+    /// directory path cannot send the final rename elsewhere).
+    private var directory: Int32
+    private let name: String
+    /// The hidden name while the file has one (the named fallback, or `.immediately`'s path).
+    private var temporaryName: String?
+    /// Device and inode of our file, to remove only what is still ours.
+    private var identity: (dev: UInt, ino: UInt) = (0, 0)
+    private var writesDirectly = false
+    private var finished = false
+
+    private let unnamed: Bool
+    private let nameCandidate: () -> String
+
+    /// Creates the file. Fails with the system's reason (no such directory, read-only file
+    /// system, permission denied, …) naming `path`.
+    /// - Parameters:
+    ///   - unnamed: false uses the hidden-name scheme even where `O_TMPFILE` works (as on file
+    ///     systems without it).
+    ///   - temporaryNames: where hidden names come from (default: random); tests pass fixed
+    ///     names to plant links at them.
+    public init(path: String, placement: Placement = .onCommit, unnamed: Bool = true,
+                temporaryNames: (() -> String)? = nil) throws(FileError) {
+        self.path = path
+        self.placement = placement
+        self.unnamed = unnamed
+        let (dirPath, base) = PendingFile.split(path)
+        nameCandidate = temporaryNames ?? { PendingFile.randomName(for: base) }
+        name = base
+        descriptor = -1
+        guard !base.isEmpty, base != ".", base != ".." else { throw FileError(operation: "create", path: path, code: EISDIR) }
+        directory = open(dirPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory < 0 { throw FileError(operation: "create", path: path, code: errno) }
+        do {
+            try create()
+        } catch {
+            close(directory)
+            directory = -1
+            throw error
+        }
+    }
+
+    deinit {
+        if !finished { discard() }
+    }
+
+    private func create() throws(FileError) {
+        var st = stat()
+        if placement != .never && fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR { throw FileError(operation: "create", path: path, code: EISDIR) }
+            if type == S_IFCHR || type == S_IFIFO {
+                // no temporary for a device or a pipe: renaming over /dev/null would replace it
+                let fd = openat(directory, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+                if fd < 0 { throw FileError(operation: "open", path: path, code: errno) }
+                var now = stat()
+                if fstat(fd, &now) == 0 && (now.st_mode & S_IFMT) != S_IFREG {
+                    descriptor = fd
+                    writesDirectly = true
+                    return
+                }
+                close(fd)   // it became a regular file meanwhile: go the usual way
+            }
+        }
+        descriptor = unnamed ? PendingFile.openUnnamed(in: directory) : -1
+        if !unnamed { errno = EOPNOTSUPP }
+        if descriptor < 0 {
+            if errno != EOPNOTSUPP && errno != EISDIR && errno != EINVAL && errno != ENOENT {
+                throw FileError(operation: "create", path: path, code: errno)
+            }
+            // no O_TMPFILE here (or no /proc to link it by): an exclusive, unpredictable name
+            let (fd, temp) = try openNamed()
+            descriptor = fd
+            temporaryName = temp
+            if placement == .never { unlinkat(directory, temp, 0); temporaryName = nil }
+        }
+        var own = stat()
+        if fstat(descriptor, &own) == 0 { identity = (UInt(own.st_dev), UInt(own.st_ino)) }
+        if placement == .immediately {
+            do { try putInPlace() } catch {
+                discard()
+                throw error
+            }
+        }
+    }
+
+    /// Flushes the file to disk and moves it to its path (for `.immediately`: flushes only).
+    /// After a failure the temporary file is gone and nothing new is at the path.
+    public func commit() throws(FileError) {
+        guard !finished else { return }
+        if fsync(descriptor) != 0 && errno != EINVAL && errno != EROFS {
+            let e = FileError(operation: "write", path: path, code: errno)
+            discard()
+            throw e
+        }
+        if writesDirectly || placement != .onCommit {
+            finish(closing: true)
+            return
+        }
+        do { try putInPlace() } catch {
+            discard()
+            throw error
+        }
+        finish(closing: true)
+    }
+
+    /// Closes and removes the file: the temporary, or (`.immediately`) the output if it is still
+    /// ours. Nothing is left at the path.
+    public func discard() {
+        guard !finished else { return }
+        if !writesDirectly {
+            if let temporaryName { unlinkat(directory, temporaryName, 0) }
+            if placement == .immediately && temporaryName == nil && isStillOurs(name) { unlinkat(directory, name, 0) }
+        }
+        finish(closing: true)
+    }
+
+    private func finish(closing: Bool) {
+        finished = true
+        if descriptor >= 0 { close(descriptor) }
+        descriptor = -1
+        if directory >= 0 { close(directory) }
+        directory = -1
+    }
+
+    private func isStillOurs(_ entry: String) -> Bool {
+        var st = stat()
+        return fstatat(directory, entry, &st, AT_SYMLINK_NOFOLLOW) == 0 && (UInt(st.st_dev), UInt(st.st_ino)) == identity
+    }
+
+    /// Gives the file its final name, replacing whatever entry is there (a link itself, not its
+    /// target).
+    private func putInPlace() throws(FileError) {
+        if temporaryName == nil {
+            // an unnamed file gets a hidden name first (link cannot replace), then is renamed
+            temporaryName = try linkUnnamed()
+        }
+        guard let temp = temporaryName else { return }
+        if renameat(directory, temp, directory, name) != 0 {
+            let e = FileError(operation: "move the finished file to", path: path, code: errno)
+            unlinkat(directory, temp, 0)
+            temporaryName = nil
+            throw e
+        }
+        temporaryName = nil
+        // the rename itself on disk too (best effort: not every file system syncs directories)
+        _ = fsync(directory)
+    }
+
+    // MARK: - names
+
+    /// `O_TMPFILE` where the file system and /proc (for `linkat`) allow it; -1 with errno otherwise.
+    private static func openUnnamed(in directory: Int32) -> Int32 {
+        #if os(Linux) && (arch(x86_64) || arch(arm64))
+        guard PendingFile.procFDAvailable else { errno = ENOENT; return -1 }
+        let O_TMPFILE: Int32 = 0o20000000 | O_DIRECTORY    // glibc's value on these architectures
+        return openat(directory, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0o644)
+        #else
+        errno = EOPNOTSUPP
+        return -1
+        #endif
+    }
+
+    /// Whether /proc/self/fd exists, through which an unnamed file is given a name.
+    private static let procFDAvailable: Bool = access("/proc/self/fd", X_OK) == 0
+
+    private func linkUnnamed() throws(FileError) -> String {
+        for _ in 0..<100 {
+            let temp = nameCandidate()
+            if linkat(AT_FDCWD, "/proc/self/fd/\(descriptor)", directory, temp, AT_SYMLINK_FOLLOW) == 0 { return temp }
+            if errno != EEXIST { throw FileError(operation: "move the finished file to", path: path, code: errno) }
+        }
+        throw FileError(operation: "move the finished file to", path: path, code: EEXIST)
+    }
+
+    private func openNamed() throws(FileError) -> (Int32, String) {
+        for _ in 0..<100 {
+            let temp = nameCandidate()
+            let fd = openat(directory, temp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+            if fd >= 0 { return (fd, temp) }
+            if errno != EEXIST { throw FileError(operation: "create", path: path, code: errno) }
+        }
+        throw FileError(operation: "create", path: path, code: EEXIST)
+    }
+
+    /// `.NAME.<16 random hex digits>.partial`, NAME shortened so the whole fits in 255 bytes.
+    static func randomName(for name: String) -> String {
+        var base = ""
+        for ch in name {
+            if base.utf8.count + String(ch).utf8.count > 200 { break }
+            base.append(ch)
+        }
+        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        return "." + base + "." + String(repeating: "0", count: 16 - hex.count) + hex + ".partial"
+    }
+
+    /// Directory and file name of a path ("." for a bare name).
+    static func split(_ path: String) -> (String, String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let dir = String(path[..<slash])
+        return (dir.isEmpty ? "/" : dir, String(path[path.index(after: slash)...]))
+    }
+}
