@@ -3,7 +3,7 @@ SWIFT ?= swift
 CONFIG ?= release
 BIN = .build/$(CONFIG)/mediagraph
 
-.PHONY: setup build run test bench clean
+.PHONY: setup build run test bench fuzz test-sanitize clean
 
 setup:
 	./scripts/setup.sh
@@ -23,6 +23,14 @@ test: build
 bench: build
 	$(SWIFT) build -c $(CONFIG) --product mediagraph-bench
 	.build/$(CONFIG)/mediagraph-bench
+
+# libFuzzer harnesses with address sanitizer, FUZZ_SECONDS (60) per target (README, "Fuzzing").
+fuzz: setup
+	./Fuzz/run.sh
+
+# The tests under address (+ undefined behaviour in C) and thread sanitizers; not part of `test`.
+test-sanitize: setup
+	./scripts/test-sanitize.sh
 
 clean:
 	rm -rf .build out

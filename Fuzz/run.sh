@@ -3,6 +3,7 @@
 # sanitizer instrumentation on every module, then runs each target in turn for a fixed time.
 #
 #   FUZZ_SECONDS=60       seconds per target
+#   FUZZ_RUNS=1000000     instead: stop each target after this many executions (no time limit)
 #   FUZZ_TARGETS="a b"    which targets (default: all; names as in Fuzz/Harnesses/Package.swift)
 #   FUZZ_ARGS="..."       more libFuzzer flags, e.g. -runs=1000000 or -jobs=2
 #
@@ -15,6 +16,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 scratch="$root/.build-fuzz"
 seconds=${FUZZ_SECONDS:-60}
+limit=(-max_total_time="$seconds"); label="${seconds}s"
+if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); label="$FUZZ_RUNS runs"; fi
 all=$(sed -n 's/^ *("\(fuzz-[a-z0-9-]*\)".*/\1/p' "$root/Fuzz/Harnesses/Package.swift")
 targets=${FUZZ_TARGETS:-$all}
 
@@ -51,10 +54,10 @@ for t in $targets; do
     fi
     dict=()
     [ -f "$root/Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="$root/Fuzz/Dictionaries/$t.dict")
-    echo "== $t: ${seconds}s (log: $log)"
+    echo "== $t: $label (log: $log)"
     start=$(date +%s)
     set +e
-    (cd "$work" && "$bin" -max_total_time="$seconds" -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
+    (cd "$work" && "$bin" "${limit[@]}" -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
         -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1
     status=$?
     set -e
@@ -73,6 +76,6 @@ for t in $targets; do
 done
 
 echo
-echo "fuzz summary (FUZZ_SECONDS=$seconds):"
+echo "fuzz summary ($label per target):"
 printf '%s\n' "${summary[@]}"
 exit $failed

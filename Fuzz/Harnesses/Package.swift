@@ -23,14 +23,20 @@ let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-adts", ["MediaGraphMP4"]),
     ("fuzz-time", ["MediaGraphCore"]),
     ("fuzz-mp4mux", ["MediaGraphCore", "MediaGraphMP4"]),
+    ("fuzz-plugin", ["MediaGraphCore", "MediaGraphPlugins"]),
 ]
 
 let package = Package(
     name: "MediaGraphFuzz",
+    products: [
+        // The plugin whose declaration fuzz-plugin sets from its input (loaded with dlopen).
+        .library(name: "FuzzPlugin", type: .dynamic, targets: ["FuzzPlugin"]),
+    ] + harnesses.map { .executable(name: $0.name, targets: [$0.name]) },
     dependencies: [.package(name: "MediaGraph", path: "../..")],
     targets: [
         // Starts libFuzzer from a harness's top-level code.
         .target(name: "FuzzDriver", swiftSettings: v5),
+        .target(name: "FuzzPlugin"),
     ] + harnesses.map { h in
         .executableTarget(name: h.name,
                           dependencies: ["FuzzDriver"] + h.libraries.map { .product(name: $0, package: "MediaGraph") },

@@ -11,10 +11,9 @@ import MediaGraphNodes
 /// files: in.y4m, in.wav, in.glsl, in.cube, in.h264, in.ivf, in.aac), so relative paths in the
 /// graph stay there; graphs naming absolute paths or `..` are only parsed, never validated, so a
 /// bug that makes validation write cannot write outside that directory. Validation must write
-/// nothing: with MEDIAGRAPH_FUZZ_STRICT_WRITES=1 any change in the directory is a crash.
+/// nothing: any change in the directory is a crash.
 let registry = BuiltinNodes.makeRegistry()
 let workDirectory = FileManager.default.currentDirectoryPath
-let strictWrites = ProcessInfo.processInfo.environment["MEDIAGRAPH_FUZZ_STRICT_WRITES"] == "1"
 let initialState = directoryState()
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -54,18 +53,12 @@ func directoryState() -> [String: String] {
     return state
 }
 
-/// Puts the working directory back as it was (removes what validation made); with strict
-/// writes on, any change is a crash.
+/// Validation writes nothing: a change in the working directory is a crash.
 func checkNothingWritten() {
     let now = directoryState()
     guard now != initialState else { return }
-    if strictWrites {
-        let changed = Set(now.keys).union(initialState.keys).filter { now[$0] != initialState[$0] }.sorted()
-        fatalError("validation changed the working directory: \(changed)")
-    }
-    for name in now.keys where initialState[name] == nil {
-        try? FileManager.default.removeItem(atPath: workDirectory + "/" + name)
-    }
+    let changed = Set(now.keys).union(initialState.keys).filter { now[$0] != initialState[$0] }.sorted()
+    fatalError("validation changed the working directory: \(changed)")
 }
 
 runLibFuzzer(fuzzGraph)
