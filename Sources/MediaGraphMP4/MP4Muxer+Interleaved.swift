@@ -64,8 +64,9 @@ extension MP4Muxer {
         if let ts = options.movieTimescale { return ts }
         var l: Int64 = 1
         for t in tracks {
-            let n = Rational.lcm(l, t.description.timescale)
-            if n > Int64(Int32.max) { return tracks.map(\.description.timescale).max() ?? 1000 }
+            guard let n = Rational.lcm(l, t.description.timescale), n <= Int64(Int32.max) else {
+                return tracks.map(\.description.timescale).max() ?? 1000
+            }
             l = n
         }
         return l

@@ -79,3 +79,22 @@ import Testing
         #expect(ClosestName.find("zzzzzz", in: ["width", "height"]) == nil)
     }
 }
+
+@Suite struct TimeArithmeticLimitTests {
+    @Test func lcmThatDoesNotFitIsNil() {
+        #expect(Rational.lcm(4, 6) == 12)
+        #expect(Rational.lcm(Int64.max, Int64.max - 1) == nil)
+    }
+
+    @Test func sumOfTimesInCoprimeHugeTimescalesDoesNotTrap() {
+        // timescales whose lcm overflows 64 bits: the sum is taken in the finer one, rounded
+        let a = MediaTime(value: 1, timescale: 2_147_483_647)
+        let b = MediaTime(value: 1, timescale: 2_147_483_629 * 3)
+        let s = a + b
+        #expect(s.timescale == 2_147_483_629 * 3)
+        #expect(abs(s.seconds - (1.0 / 2_147_483_647 + 1.0 / (2_147_483_629.0 * 3))) < 1e-9)
+        // values saturate instead of wrapping
+        let big = MediaTime(value: Int64.max - 1, timescale: 1) + MediaTime(value: 5, timescale: 1)
+        #expect(big.value == Int64.max)
+    }
+}

@@ -66,10 +66,12 @@ public struct MediaTime: Hashable, Sendable, Comparable, CustomStringConvertible
         h.combine(g == 0 ? 1 : timescale / g)
     }
 
+    /// The sum, exact in the common timescale when that fits 64 bits, else in the finer of the
+    /// two (rounded); values saturate instead of trapping on timestamps read from files.
     public static func + (a: MediaTime, b: MediaTime) -> MediaTime {
-        if a.timescale == b.timescale { return MediaTime(value: a.value + b.value, timescale: a.timescale) }
-        let scale = Rational.lcm(a.timescale, b.timescale)
-        return MediaTime(value: a.converted(to: scale).value + b.converted(to: scale).value, timescale: scale)
+        let scale = a.timescale == b.timescale ? a.timescale : (Rational.lcm(a.timescale, b.timescale) ?? max(a.timescale, b.timescale))
+        let (sum, overflow) = a.converted(to: scale).value.addingReportingOverflow(b.converted(to: scale).value)
+        return MediaTime(value: overflow ? (sum < 0 ? Int64.max : Int64.min) : sum, timescale: scale)
     }
 
     public var description: String { "\(value)/\(timescale)s" }

@@ -136,9 +136,11 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
         return Int64(clamping: gcd(a.magnitude, b.magnitude))
     }
 
-    public static func lcm(_ a: Int64, _ b: Int64) -> Int64 {
+    /// Least common multiple of |a| and |b|, or nil when it does not fit 64 bits.
+    public static func lcm(_ a: Int64, _ b: Int64) -> Int64? {
         if a == 0 || b == 0 { return 0 }
-        return a / gcd(a, b) * b
+        let (m, overflow) = (a.magnitude / gcd(a.magnitude, b.magnitude)).multipliedReportingOverflow(by: b.magnitude)
+        return overflow || m > UInt64(Int64.max) ? nil : Int64(m)
     }
 }
 
