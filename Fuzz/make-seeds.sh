@@ -53,3 +53,15 @@ for path, hevc in [(p, False) for p in sorted(glob.glob("fuzz-h264/*.h264"))] + 
             name = f"fuzz-paramsets/{os.path.basename(path)}-{'hevc' if hevc else 'h264'}-{t}-{n}.nal"
             open(name, "wb").write(nal); n += 1
 PY
+
+# Decoder glue: a leading byte (bit 0: HEVC, bit 1: two threads, bits 2…: output format), then a
+# stream; one whose picture size changes half way.
+mkdir -p fuzz-decode
+printf '\x00' | cat - fuzz-h264/baseline.h264 > fuzz-decode/h264-baseline.bin
+printf '\x06' | cat - fuzz-h264/bframes.h264 > fuzz-decode/h264-bframes-2threads-rgba.bin
+printf '\x10' | cat - fuzz-h264/interlaced.h264 > fuzz-decode/h264-interlaced-gray.bin
+printf '\x01' | cat - fuzz-hevc/bframes.hevc > fuzz-decode/hevc-bframes.bin
+printf '\x0b' | cat - fuzz-hevc/10bit.hevc > fuzz-decode/hevc-10bit-444.bin
+ff -f lavfi -i testsrc=size=32x24:rate=25 -frames:v 2 -pix_fmt yuv420p -c:v libx264 -preset ultrafast /tmp/mg-seed-32x24.h264
+{ printf '\x04'; cat fuzz-h264/baseline.h264 /tmp/mg-seed-32x24.h264; } > fuzz-decode/h264-size-change.bin
+rm -f /tmp/mg-seed-32x24.h264

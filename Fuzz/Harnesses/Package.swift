@@ -24,6 +24,7 @@ let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-time", ["MediaGraphCore"]),
     ("fuzz-mp4mux", ["MediaGraphCore", "MediaGraphMP4"]),
     ("fuzz-plugin", ["MediaGraphCore", "MediaGraphPlugins"]),
+    ("fuzz-decode", ["MediaGraphCore", "MediaGraphCodecs", "MediaGraphMP4"]),
 ]
 
 let package = Package(

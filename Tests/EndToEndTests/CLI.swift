@@ -22,6 +22,10 @@ enum CLI {
         return existing.max { mtime($0) < mtime($1) } ?? candidates[0]
     }()
 
+    /// Seconds a hostile input may take: 5 in a release build; `make test-sanitize` runs debug
+    /// builds under sanitizers, several times slower, and scales it by MEDIAGRAPH_TEST_TIME_SCALE.
+    static let timeLimit = 5.0 * (Double(ProcessInfo.processInfo.environment["MEDIAGRAPH_TEST_TIME_SCALE"] ?? "") ?? 1)
+
     struct Result {
         var status: Int32
         var stdout: Data

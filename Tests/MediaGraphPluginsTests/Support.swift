@@ -25,6 +25,10 @@ enum Tool {
     /// The example plugin SwiftPM builds (`swift build` builds the dynamic library product).
     static var examplePlugin: String? { built("libExampleFilters.so") }
 
+    /// Seconds a hostile input may take: 5 in a release build; `make test-sanitize` runs debug
+    /// builds under sanitizers, several times slower, and scales it by MEDIAGRAPH_TEST_TIME_SCALE.
+    static let timeLimit = 5.0 * (Double(ProcessInfo.processInfo.environment["MEDIAGRAPH_TEST_TIME_SCALE"] ?? "") ?? 1)
+
     struct Result {
         var status: Int32
         var stdout: Data
