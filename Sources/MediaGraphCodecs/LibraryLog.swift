@@ -15,11 +15,20 @@ enum LibraryLog {
             av_log_format_line2(nil, level, format, arguments, &line, Int32(line.count), &printPrefix)
             let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty, let context else { return }
-            LibraryLog.record(text, level: level, for: context)
+            LibraryLog.record(text, level: level, for: LibraryLog.owner(of: context))
         }
     }()
 
     static func install() { _ = installed }
+
+    /// The key messages of `context` are kept under: a codec context that has an `opaque` (a
+    /// decoder's, whose frame-thread copies share it) is keyed by it, so what libavcodec logs on
+    /// its worker threads reaches the decoder's error messages; anything else by itself.
+    private static func owner(of context: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        guard let cls = context.assumingMemoryBound(to: UnsafePointer<AVClass>?.self).pointee,
+              let name = cls.pointee.class_name, strcmp(name, "AVCodecContext") == 0 else { return context }
+        return context.assumingMemoryBound(to: AVCodecContext.self).pointee.opaque ?? context
+    }
 
     private static func record(_ text: String, level: Int32, for context: UnsafeMutableRawPointer) {
         lock.lock(); defer { lock.unlock() }

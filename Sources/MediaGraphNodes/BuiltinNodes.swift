@@ -29,6 +29,8 @@ public enum BuiltinNodes {
         r.add(ConvertNode.self)
         r.addAdapter(ConvertNode.adapter)
         r.add(ScaleNode.self)
+        r.add(ResampleNode.self)
+        r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
         // encoders
         r.add(H264EncoderNode.self)
@@ -45,6 +47,9 @@ public enum BuiltinNodes {
         r.add(H264Source.self)
         r.add(IVFSource.self)
         r.add(ADTSSource.self)
+        // decoders
+        r.add(DecodeNode.self)
+        r.addAdapter(DecodeNode.adapter)
     }
 
     /// A registry with every built-in node type.

@@ -11,6 +11,7 @@ enum BenchAreas {
         BenchArea(name: "kernels", run: KernelBench.run),
         BenchArea(name: "codecs", run: CodecBench.run),
         MP4Bench.area,
+        DecodeBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
         BenchArea(name: "plugins", run: PluginBench.run),
     ]

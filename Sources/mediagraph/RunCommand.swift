@@ -34,6 +34,7 @@ struct RunCommand: ParsableCommand {
         do { try runner.run() } catch { failure = error }
         progress?.end()
         let elapsed = Date().timeIntervalSince(start)
+        for w in runner.runWarnings { Console.error("warning: " + w) }
         if stats { Console.error(StatsTable.render(runner.statistics, elapsed: elapsed)) }
         if let failure {
             Console.error("error: \(failure)")

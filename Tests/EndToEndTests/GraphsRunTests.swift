@@ -14,6 +14,7 @@ import Testing
     /// Graphs that read what another example graph writes.
     static let prerequisites: [String: [String]] = [
         "remux-h264.json": ["testsrc-invert-h264.json"],
+        "decode-h264-sepia-mp4.json": ["testsrc-invert-h264.json"],
         "remux-vp9-aac.json": ["testsrc-vp9-ivf.json", "sine-aac-adts.json"],
     ]
 

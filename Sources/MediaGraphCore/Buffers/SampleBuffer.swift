@@ -6,6 +6,10 @@ public struct BufferFlags: OptionSet, Sendable, Hashable {
     public static let keyFrame = BufferFlags(rawValue: 1)
     /// Timestamps jump here (a gap or a splice).
     public static let discontinuity = BufferFlags(rawValue: 2)
+    /// On an encoded packet: the stream's presentation ends at this packet's pts + duration (a
+    /// trim's `end`, or padding a container marks at the end of the last audio packet). A decoder
+    /// cuts what it decodes beyond that point (audio to the sample).
+    public static let endOfPresentation = BufferFlags(rawValue: 4)
 }
 
 /// The one reference type for everything that flows along edges: raw video frames (planes from a

@@ -246,7 +246,8 @@ public enum GraphBuilder {
                                      inputFormats: inputFormats, outputFormats: outputs, outputNames: outputNames, inserted: false))
             for (k, s) in sources.enumerated() {
                 graph.connections.append(.init(from: s.node, fromPort: s.port, to: index, toInput: k, format: inputFormats[k]))
-                if inputFormats[k].isEncoded, graph.nodes[s.node].info.category == .source {
+                // a converter (a decoder named in the file) does not copy what it takes
+                if inputFormats[k].isEncoded, graph.nodes[s.node].info.category == .source, p.info.category != .converter {
                     graph.notes.append("'\(graph.nodes[s.node].id).\(graph.nodes[s.node].outputNames[s.port])' → '\(p.spec.id).\(incoming[k].toName)': \(inputFormats[k].codec?.rawValue ?? "encoded") packets copied, not decoded")
                 }
             }

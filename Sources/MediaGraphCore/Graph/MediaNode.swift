@@ -33,6 +33,9 @@ public protocol MediaNode: AnyObject {
     func abort()
     /// Problems that do not stop the graph, found while configuring (`validate` shows them).
     var validationWarnings: [String] { get }
+    /// Problems met while running that did not stop the graph (skipped undecodable packets …),
+    /// read once the run has ended; the CLI prints them as warnings.
+    var runWarnings: [String] { get }
     /// Multi-input nodes (muxers) name the input they need next to keep their output in order,
     /// or nil for whichever has data.
     func preferredInput() -> Int?
@@ -45,6 +48,7 @@ extension MediaNode {
     public func abort() {}
     public func preferredInput() -> Int? { nil }
     public var validationWarnings: [String] { [] }
+    public var runWarnings: [String] { [] }
 }
 
 /// A node without inputs that produces buffers in a loop on its own thread.

@@ -79,6 +79,12 @@ public final class GraphRunner {
         }
     }
 
+    /// What the nodes reported while running without stopping the graph, each prefixed with its
+    /// node (complete once `run` has returned).
+    public var runWarnings: [String] {
+        running.flatMap { r in r.instance.runWarnings.map { "node '\(r.id)' (\(r.type)): \($0)" } }
+    }
+
     /// Runs the graph to the end (or to the first error, or until `stop` is set and everything in
     /// flight has drained). Throws `GraphRunError` naming the node that failed.
     public func run() throws {
