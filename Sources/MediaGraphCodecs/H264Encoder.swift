@@ -1,11 +1,14 @@
 import MediaGraphCore
 
-/// H.264 through libavcodec's libx264 wrapper.
+/// H.264 through libavcodec's libx264.
 ///
 /// Packets are Annex B (start codes), with SPS and PPS in front of every key frame, exactly as
 /// `ffmpeg -c:v libx264 -f h264` writes them; `configuration` holds the same SPS/PPS without
-/// start codes for an avcC.
+/// start codes for an avcC. yuv420p10le input is encoded in High 10 (this libx264 does both
+/// bit depths).
 public final class H264Encoder: VideoEncoder {
+    public static let pixelFormats: [PixelFormat] = [.yuv420p, .yuv420p10]
+
     public let settings: H264Settings
     public let configuration: CodecConfiguration
     private let core: LibavVideoEncoder
@@ -15,14 +18,21 @@ public final class H264Encoder: VideoEncoder {
         try settings.validate(width: width, height: height)
     }
 
-    public init(settings: H264Settings, width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws {
-        try settings.validate(width: width, height: height)
+    /// Checks the settings for an input format without opening anything.
+    public static func validate(settings: H264Settings, format: VideoFormat) throws {
+        try settings.validate(width: format.width, height: format.height, pixelFormat: format.pixelFormat)
+    }
+
+    public init(settings: H264Settings, format: VideoFormat, timeBase: Rational) throws {
+        try Self.validate(settings: settings, format: format)
         self.settings = settings
         core = try LibavVideoEncoder(encoderName: "libx264", component: "h264", options: settings.libavOptions,
-                                     width: width, height: height, timeBase: timeBase, frameRate: frameRate)
+                                     format: format, timeBase: timeBase, frameRate: format.frameRate)
         let units = core.headerUnits
-        configuration = .h264(H264Configuration(sps: units.filter { ($0.first ?? 0) & 0x1f == 7 },
-                                                pps: units.filter { ($0.first ?? 0) & 0x1f == 8 }))
+        var c = H264Configuration(sps: units.filter { ($0.first ?? 0) & 0x1f == 7 },
+                                  pps: units.filter { ($0.first ?? 0) & 0x1f == 8 })
+        c.framing = .annexB
+        configuration = .h264(c)
     }
 
     public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] {

@@ -1,3 +1,5 @@
+import MediaGraphCore
+
 /// Settings of the H.264 encoder (libx264 through libavcodec). `nil` leaves x264's default.
 /// Names follow the graph-file params; each maps to the ffmpeg option of the same meaning
 /// (documented in Docs/codecs.md) so that the same settings give the same bytes as
@@ -6,7 +8,7 @@ public struct H264Settings: Hashable, Sendable {
     public static let presets = ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium",
                                  "slow", "slower", "veryslow", "placebo"]
     public static let tunes = ["film", "animation", "grain", "stillimage", "psnr", "ssim", "fastdecode", "zerolatency"]
-    public static let profiles = ["baseline", "main", "high"]
+    public static let profiles = ["baseline", "main", "high", "high10"]
     public static let levels = ["1", "1b", "1.1", "1.2", "1.3", "2", "2.1", "2.2", "3", "3.1", "3.2",
                                 "4", "4.1", "4.2", "5", "5.1", "5.2", "6", "6.1", "6.2"]
 
@@ -52,9 +54,17 @@ public struct H264Settings: Hashable, Sendable {
         self.x264Params = x264Params
     }
 
-    /// Checks everything that can be checked without opening the library.
-    public func validate(width: Int, height: Int) throws {
+    /// Checks everything that can be checked without opening the library, for frames of the
+    /// given size and pixel format (yuv420p, or yuv420p10le for High 10).
+    public func validate(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws {
         let check = SettingChecks(component: "h264")
+        try check.pixelFormat(pixelFormat, H264Encoder.pixelFormats)
+        if pixelFormat.bitDepth > 8, let profile, profile != "high10" {
+            throw CodecError.setting("h264", "profile", expected: "high10 (or none) for 10-bit input", found: "'\(profile)'")
+        }
+        if pixelFormat.bitDepth == 8, profile == "high10" {
+            throw CodecError.setting("h264", "profile", expected: "baseline, main or high for 8-bit input (high10 takes yuv420p10le)", found: "'high10'")
+        }
         try check.oneOf("preset", preset, Self.presets)
         try check.oneOf("tune", tune, Self.tunes)
         try check.oneOf("profile", profile, Self.profiles)

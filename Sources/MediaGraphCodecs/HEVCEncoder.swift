@@ -1,8 +1,11 @@
 import MediaGraphCore
 
-/// HEVC through libavcodec's libx265 wrapper. Packets are Annex B with VPS/SPS/PPS in front of
-/// every key frame; `configuration` holds them without start codes for an hvcC.
+/// HEVC through libavcodec's libx265. Packets are Annex B with VPS/SPS/PPS in front of every key
+/// frame; `configuration` holds them without start codes for an hvcC. yuv420p10le input is
+/// encoded in Main 10.
 public final class HEVCEncoder: VideoEncoder {
+    public static let pixelFormats: [PixelFormat] = [.yuv420p, .yuv420p10]
+
     public let settings: HEVCSettings
     public let configuration: CodecConfiguration
     private let core: LibavVideoEncoder
@@ -11,11 +14,16 @@ public final class HEVCEncoder: VideoEncoder {
         try settings.validate(width: width, height: height)
     }
 
-    public init(settings: HEVCSettings, width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws {
-        try settings.validate(width: width, height: height)
+    /// Checks the settings for an input format without opening anything.
+    public static func validate(settings: HEVCSettings, format: VideoFormat) throws {
+        try settings.validate(width: format.width, height: format.height, pixelFormat: format.pixelFormat)
+    }
+
+    public init(settings: HEVCSettings, format: VideoFormat, timeBase: Rational) throws {
+        try Self.validate(settings: settings, format: format)
         self.settings = settings
         core = try LibavVideoEncoder(encoderName: "libx265", component: "hevc", options: settings.libavOptions,
-                                     width: width, height: height, timeBase: timeBase, frameRate: frameRate)
+                                     format: format, timeBase: timeBase, frameRate: format.frameRate)
         let all = core.headerUnits
         func units(_ type: UInt8) -> [[UInt8]] { all.filter { (($0.first ?? 0) >> 1) & 0x3f == type } }
         configuration = .hevc(HEVCConfiguration(vps: units(32), sps: units(33), pps: units(34)))

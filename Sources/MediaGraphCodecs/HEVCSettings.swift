@@ -1,3 +1,5 @@
+import MediaGraphCore
+
 /// Settings of the HEVC encoder (libx265 through libavcodec). `nil` leaves x265's default.
 public struct HEVCSettings: Hashable, Sendable {
     public static let presets = H264Settings.presets
@@ -25,8 +27,11 @@ public struct HEVCSettings: Hashable, Sendable {
         self.x265Params = x265Params
     }
 
-    public func validate(width: Int, height: Int) throws {
+    /// Checks everything that can be checked without opening the library, for frames of the
+    /// given size and pixel format (yuv420p for Main, yuv420p10le for Main 10).
+    public func validate(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws {
         let check = SettingChecks(component: "hevc")
+        try check.pixelFormat(pixelFormat, HEVCEncoder.pixelFormats)
         try check.oneOf("preset", preset, Self.presets)
         try check.range("crf", crf, 0...51)
         try check.notBoth("crf", crf != nil, "bitrate", bitrate != nil)

@@ -2,12 +2,16 @@ import CAVCodec
 import MediaGraphCore
 
 /// The libavcodec encoder both H264Encoder and HEVCEncoder wrap: opens a codec by name with
-/// ffmpeg-style options, feeds yuv420p frames without copying them, and turns AVPackets into
-/// `EncodedPacket`s in Annex B with the parameter sets in front of every key frame.
+/// ffmpeg-style options, feeds yuv420p or yuv420p10le frames without copying them, and turns
+/// AVPackets into `EncodedPacket`s in Annex B with the parameter sets in front of every key
+/// frame. The input format's colour (range, matrix, primaries, transfer, chroma siting) and
+/// sample aspect ratio go on the codec context, as ffmpeg's command line sets them from the
+/// decoded stream, so x264/x265 write them into the VUI.
 final class LibavVideoEncoder {
     let component: String
     let width: Int
     let height: Int
+    let pixelFormat: PixelFormat
     let isHEVC: Bool
     private var context: UnsafeMutablePointer<AVCodecContext>?
     private var frame: UnsafeMutablePointer<AVFrame>?
@@ -23,13 +27,17 @@ final class LibavVideoEncoder {
     private(set) var packetsOut = 0
     private var flushed = false
 
-    init(encoderName: String, component: String, options: [(String, String)], width: Int, height: Int,
+    init(encoderName: String, component: String, options: [(String, String)], format: VideoFormat,
          timeBase: Rational, frameRate: Rational) throws {
         LibraryLog.install()
         self.component = component
-        self.width = width
-        self.height = height
+        self.width = format.width
+        self.height = format.height
+        self.pixelFormat = format.pixelFormat
         self.isHEVC = component == "hevc"
+        guard let avFormat = Self.avPixelFormat(format.pixelFormat) else {
+            throw CodecError.setting(component, "pixel format", expected: "yuv420p or yuv420p10le", found: format.pixelFormat.rawValue)
+        }
         durations = FrameDurations(timeBase: timeBase, frameRate: frameRate)
         guard timeBase.num > 0, timeBase.den > 0, timeBase.num <= Int32.max, timeBase.den <= Int32.max else {
             throw CodecError.setting(component, "timeBase", expected: "a positive rational that fits 32 bits", found: "\(timeBase)")
@@ -42,7 +50,7 @@ final class LibavVideoEncoder {
         }
         let open = { (globalHeader: Bool) in
             try Self.openContext(codec: codec, encoderName: encoderName, component: component, options: options,
-                                 width: width, height: height, timeBase: timeBase, frameRate: frameRate,
+                                 format: format, pixelFormat: avFormat, timeBase: timeBase, frameRate: frameRate,
                                  globalHeader: globalHeader)
         }
         // The parameter sets at open come from a second encoder opened with global headers and
@@ -63,7 +71,7 @@ final class LibavVideoEncoder {
         }
         frame = f
         packet = p
-        f.pointee.format = AV_PIX_FMT_YUV420P.rawValue
+        f.pointee.format = avFormat.rawValue
         f.pointee.width = Int32(width)
         f.pointee.height = Int32(height)
         borrowedBuffer = av_buffer_create(UnsafeMutablePointer<UInt8>(bitPattern: 1), 1, { _, _ in }, nil, 0)
@@ -72,9 +80,38 @@ final class LibavVideoEncoder {
         }
     }
 
+    /// libavutil's pixel format for the formats the encoders take.
+    static func avPixelFormat(_ f: PixelFormat) -> AVPixelFormat? {
+        switch f {
+        case .yuv420p: return AV_PIX_FMT_YUV420P
+        case .yuv420p10: return AV_PIX_FMT_YUV420P10LE
+        default: return nil
+        }
+    }
+
+    /// Sets what the VUI says about the picture: libavutil's colour enums take the H.273 code
+    /// points MediaGraph keeps (chroma siting: AVChromaLocation's); an unknown aspect is 0/1.
+    static func describe(_ ctx: UnsafeMutablePointer<AVCodecContext>, as f: VideoFormat) {
+        switch f.range {
+        case .limited: ctx.pointee.color_range = AVCOL_RANGE_MPEG
+        case .full: ctx.pointee.color_range = AVCOL_RANGE_JPEG
+        case .unspecified: ctx.pointee.color_range = AVCOL_RANGE_UNSPECIFIED
+        }
+        ctx.pointee.colorspace = AVColorSpace(rawValue: UInt32(f.matrix.code))
+        ctx.pointee.color_primaries = AVColorPrimaries(rawValue: UInt32(f.color.primaries.code))
+        ctx.pointee.color_trc = AVColorTransferCharacteristic(rawValue: UInt32(f.color.transfer.code))
+        ctx.pointee.chroma_sample_location = AVChromaLocation(rawValue: UInt32(f.color.chromaLocation.code))
+        let sar = f.sampleAspect
+        if sar.num > 0, sar.den > 0, sar.num <= Int32.max, sar.den <= Int32.max {
+            ctx.pointee.sample_aspect_ratio = AVRational(num: Int32(sar.num), den: Int32(sar.den))
+        } else {
+            ctx.pointee.sample_aspect_ratio = AVRational(num: 0, den: 1)
+        }
+    }
+
     /// Allocates and opens one codec context; frees it again when opening fails.
     private static func openContext(codec: UnsafePointer<AVCodec>, encoderName: String, component: String,
-                                    options: [(String, String)], width: Int, height: Int,
+                                    options: [(String, String)], format: VideoFormat, pixelFormat: AVPixelFormat,
                                     timeBase: Rational, frameRate: Rational,
                                     globalHeader: Bool) throws -> UnsafeMutablePointer<AVCodecContext> {
         guard let ctx = avcodec_alloc_context3(codec) else {
@@ -87,9 +124,10 @@ final class LibavVideoEncoder {
                 avcodec_free_context(&failed)
             }
         }
-        ctx.pointee.width = Int32(width)
-        ctx.pointee.height = Int32(height)
-        ctx.pointee.pix_fmt = AV_PIX_FMT_YUV420P
+        ctx.pointee.width = Int32(format.width)
+        ctx.pointee.height = Int32(format.height)
+        ctx.pointee.pix_fmt = pixelFormat
+        describe(ctx, as: format)
         ctx.pointee.time_base = AVRational(num: Int32(timeBase.num), den: Int32(timeBase.den))
         ctx.pointee.framerate = AVRational(num: Int32(frameRate.num), den: Int32(frameRate.den))
         if globalHeader { ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER }
@@ -131,7 +169,7 @@ final class LibavVideoEncoder {
         guard !flushed else {
             throw CodecError(.invalidInput, component: component, message: "frame \(durations.framesIn) arrived after flush")
         }
-        try FrameCheck.check(planes, format: .yuv420p, width: width, height: height, component: component, frame: durations.framesIn)
+        try FrameCheck.check(planes, format: pixelFormat, width: width, height: height, component: component, frame: durations.framesIn)
         guard let u = planes.data1, let v = planes.data2 else { return [] }
         try durations.input(pts: pts, component: component)
         frame.pointee.data.0 = planes.data0

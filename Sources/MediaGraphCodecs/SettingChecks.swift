@@ -1,3 +1,5 @@
+import MediaGraphCore
+
 /// Small checks shared by the settings' `validate` functions; each throws a `CodecError` that
 /// names the param, what was expected and what was found.
 struct SettingChecks {
@@ -33,6 +35,14 @@ struct SettingChecks {
         }
         guard height > 0 && height % 2 == 0 && height <= 16384 else {
             throw CodecError.setting(component, "height", expected: "an even number in 2...16384 (yuv420p)", found: "\(height)")
+        }
+    }
+
+    /// The pixel formats an encoder takes.
+    func pixelFormat(_ format: PixelFormat, _ allowed: [PixelFormat]) throws {
+        guard allowed.contains(format) else {
+            throw CodecError.setting(component, "pixel format", expected: "one of \(allowed.map(\.rawValue).joined(separator: ", "))",
+                                     found: format.rawValue)
         }
     }
 

@@ -11,12 +11,17 @@ public final class VP8Encoder: VideoEncoder {
         try settings.validate(vp9: false, width: width, height: height)
     }
 
-    public init(settings: VPXSettings, width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws {
+    /// Checks the settings for an input format without opening anything.
+    public static func validate(settings: VPXSettings, format: VideoFormat) throws {
+        try settings.validate(vp9: false, width: format.width, height: format.height, pixelFormat: format.pixelFormat)
+    }
+
+    public init(settings: VPXSettings, format: VideoFormat, timeBase: Rational) throws {
         self.settings = settings
-        core = try VPXEncoderCore(vp9: false, settings: settings, width: width, height: height,
-                                  timeBase: timeBase, frameRate: frameRate)
+        core = try VPXEncoderCore(vp9: false, settings: settings, format: format, timeBase: timeBase)
         configuration = .vpx(VPXConfiguration(codec: .vp8, profile: 0,
-                                               level: VPXEncoderCore.level(width: width, height: height, frameRate: frameRate)))
+                                               level: VPXEncoderCore.level(width: format.width, height: format.height,
+                                                                           frameRate: format.frameRate)))
     }
 
     public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] { try core.encode(frame, pts: pts) }

@@ -3,11 +3,16 @@ import Foundation
 import MediaGraphCore
 
 /// libvpx's encoder (vpx_codec_enc_*), configured the way ffmpeg's libvpx wrapper configures it
-/// for the same options. VP8Encoder and VP9Encoder wrap it.
+/// for the same options and input. VP8Encoder and VP9Encoder wrap it. VP9 takes yuv420p10le in
+/// profile 2 (libvpx's high-bit-depth path) and writes the input's colour space and range into
+/// its colour config, as ffmpeg's wrapper does.
 final class VPXEncoderCore {
     let component: String
     let width: Int
     let height: Int
+    let pixelFormat: PixelFormat
+    /// The VP9 profile the stream is written in (0: 8-bit 4:2:0, 2: 10-bit 4:2:0).
+    let profile: Int
     private var codec = vpx_codec_ctx_t()
     private var image = vpx_image_t()
     private var isOpen = false
@@ -16,11 +21,15 @@ final class VPXEncoderCore {
     private var flushed = false
     private(set) var packetsOut = 0
 
-    init(vp9: Bool, settings: VPXSettings, width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws {
+    init(vp9: Bool, settings: VPXSettings, format: VideoFormat, timeBase: Rational) throws {
         component = vp9 ? "vp9" : "vp8"
-        self.width = width
-        self.height = height
-        try settings.validate(vp9: vp9, width: width, height: height)
+        width = format.width
+        height = format.height
+        pixelFormat = format.pixelFormat
+        let frameRate = format.frameRate
+        try settings.validate(vp9: vp9, width: width, height: height, pixelFormat: pixelFormat)
+        let highBitDepth = pixelFormat.bitDepth > 8
+        profile = settings.profile ?? (highBitDepth ? 2 : 0)
         guard timeBase.num > 0, timeBase.den > 0, timeBase.num <= Int32.max, timeBase.den <= Int32.max else {
             throw CodecError.setting(component, "timeBase", expected: "a positive rational that fits 32 bits", found: "\(timeBase)")
         }
@@ -44,7 +53,16 @@ final class VPXEncoderCore {
         config.g_h = UInt32(height)
         config.g_timebase = vpx_rational(num: Int32(timeBase.num), den: Int32(timeBase.den))
         config.g_pass = VPX_RC_ONE_PASS
-        config.g_profile = UInt32(settings.profile)
+        config.g_profile = UInt32(profile)
+        var flags: vpx_codec_flags_t = 0
+        if highBitDepth {
+            guard vpx_codec_get_caps(iface) & Int(VPX_CODEC_CAP_HIGHBITDEPTH) != 0 else {
+                throw CodecError(.openFailed, component: component, message: "this libvpx was built without high bit depth: it cannot encode \(pixelFormat)")
+            }
+            config.g_bit_depth = VPX_BITS_10
+            config.g_input_bit_depth = 10
+            flags |= vpx_codec_flags_t(VPX_CODEC_USE_HIGHBITDEPTH)
+        }
         let cores = settings.threads > 0 ? settings.threads : ProcessInfo.processInfo.activeProcessorCount
         config.g_threads = UInt32(min(cores, 16))
         if let lag = settings.lagInFrames { config.g_lag_in_frames = UInt32(lag) }
@@ -61,7 +79,7 @@ final class VPXEncoderCore {
             cqLevel = 32
         }
 
-        status = mg_vpx_enc_init(&codec, iface, &config, 0)
+        status = mg_vpx_enc_init(&codec, iface, &config, flags)
         guard status == VPX_CODEC_OK else {
             throw CodecError(.openFailed, component: component, message: "libvpx refused to open: \(Self.describe(&codec, status))")
         }
@@ -71,9 +89,38 @@ final class VPXEncoderCore {
         if vp9 {
             if let tiles = settings.tileColumns { try control(VP9E_SET_TILE_COLUMNS.rawValue, tiles, "tile-columns") }
             if let rowMT = settings.rowMT { try control(VP9E_SET_ROW_MT.rawValue, rowMT ? 1 : 0, "row-mt") }
+            // As ffmpeg's wrapper: the colour space when libvpx has a name for it, and the range.
+            if let space = Self.colorSpace(format.matrix) { try control(VP9E_SET_COLOR_SPACE.rawValue, Int(space.rawValue), "color space") }
+            try control(VP9E_SET_COLOR_RANGE.rawValue, format.range == .full ? 1 : 0, "color range")
         }
         // The image header is set once; encode() points its planes at each frame.
-        vpx_img_wrap(&image, VPX_IMG_FMT_I420, UInt32(width), UInt32(height), 1, UnsafeMutablePointer<UInt8>(bitPattern: 16))
+        vpx_img_wrap(&image, highBitDepth ? VPX_IMG_FMT_I42016 : VPX_IMG_FMT_I420, UInt32(width), UInt32(height), 1,
+                     UnsafeMutablePointer<UInt8>(bitPattern: 16))
+        if highBitDepth { image.bit_depth = 10 }
+    }
+
+    /// libvpx's name for a Y'CbCr matrix (ffmpeg's mapping); nil where it has none.
+    static func colorSpace(_ m: YCbCrMatrix) -> vpx_color_space_t? {
+        switch m {
+        case .rgb: return VPX_CS_SRGB
+        case .bt709: return VPX_CS_BT_709
+        case .unspecified: return VPX_CS_UNKNOWN
+        case .bt470bg: return VPX_CS_BT_601
+        case .bt601: return VPX_CS_SMPTE_170
+        case .smpte240m: return VPX_CS_SMPTE_240
+        case .bt2020nc: return VPX_CS_BT_2020
+        default: return nil
+        }
+    }
+
+    /// The vpcC description of what this encoder writes, from its input format as ffmpeg's
+    /// vpcc.c derives it: 4:2:0 chroma "vertical" when sited left, else co-located with luma.
+    static func configuration(vp9: Bool, profile: Int, format f: VideoFormat) -> VPXConfiguration {
+        VPXConfiguration(codec: vp9 ? .vp9 : .vp8, profile: UInt8(profile),
+                         level: level(width: f.width, height: f.height, frameRate: f.frameRate),
+                         bitDepth: UInt8(f.pixelFormat.bitDepth), chromaSubsampling: f.color.chromaLocation == .left ? 0 : 1,
+                         fullRange: f.range == .full, colourPrimaries: UInt8(f.color.primaries.code),
+                         transferCharacteristics: UInt8(f.color.transfer.code), matrixCoefficients: UInt8(f.matrix.code))
     }
 
     deinit {
@@ -98,7 +145,7 @@ final class VPXEncoderCore {
         guard !flushed else {
             throw CodecError(.invalidInput, component: component, message: "frame \(durations.framesIn) arrived after flush")
         }
-        try FrameCheck.check(planes, format: .yuv420p, width: width, height: height, component: component, frame: durations.framesIn)
+        try FrameCheck.check(planes, format: pixelFormat, width: width, height: height, component: component, frame: durations.framesIn)
         guard let u = planes.data1, let v = planes.data2 else { return [] }
         try durations.input(pts: pts, component: component)
         image.planes.0 = planes.data0

@@ -1,3 +1,5 @@
+import MediaGraphCore
+
 /// Settings of the VP8 and VP9 encoders (libvpx). `nil` leaves libvpx's (or, where noted,
 /// ffmpeg's) default, so that the same settings give the same stream as ffmpeg's libvpx wrapper.
 ///
@@ -26,12 +28,13 @@ public struct VPXSettings: Hashable, Sendable {
     public var rowMT: Bool?
     /// VP9 only: log2 of the number of tile columns (0...6).
     public var tileColumns: Int?
-    /// VP9 only: profile; 0 (8-bit 4:2:0) is the only one for yuv420p input.
-    public var profile: Int
+    /// VP9 only: profile, 0 (8-bit 4:2:0) or 2 (10-bit 4:2:0); nil follows the input's bit
+    /// depth, as ffmpeg's wrapper does.
+    public var profile: Int?
 
     public init(bitrate: Int? = nil, cqLevel: Int? = nil, deadline: String = "good", cpuUsed: Int = 1,
                 keyint: Int? = nil, threads: Int = 0, lagInFrames: Int? = nil, rowMT: Bool? = nil,
-                tileColumns: Int? = nil, profile: Int = 0) {
+                tileColumns: Int? = nil, profile: Int? = nil) {
         self.bitrate = bitrate
         self.cqLevel = cqLevel
         self.deadline = deadline
@@ -45,10 +48,11 @@ public struct VPXSettings: Hashable, Sendable {
     }
 
     /// Checks everything that can be checked without opening libvpx, for VP8 (`vp9 == false`)
-    /// or VP9.
-    public func validate(vp9: Bool, width: Int, height: Int) throws {
+    /// or VP9 and frames of the given size and pixel format.
+    public func validate(vp9: Bool, width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws {
         let component = vp9 ? "vp9" : "vp8"
         let check = SettingChecks(component: component)
+        try check.pixelFormat(pixelFormat, vp9 ? VP9Encoder.pixelFormats : [.yuv420p])
         try check.range("bitrate", bitrate, 1...1_000_000)
         try check.range("cq-level", cqLevel, 0...63)
         try check.oneOf("deadline", deadline, Self.deadlines)
@@ -58,7 +62,14 @@ public struct VPXSettings: Hashable, Sendable {
         try check.range("lag-in-frames", lagInFrames, 0...25)
         if vp9 {
             try check.range("tile-columns", tileColumns, 0...6)
-            try check.range("profile", profile, 0...0)
+            if let profile {
+                let expected = pixelFormat.bitDepth > 8 ? 2 : 0
+                guard profile == expected else {
+                    throw CodecError.setting(component, "profile",
+                                             expected: "\(expected) for \(pixelFormat) input (profile 0 takes 8-bit 4:2:0, 2 takes 10-bit)",
+                                             found: "\(profile)")
+                }
+            }
         } else {
             if rowMT != nil {
                 throw CodecError.setting(component, "row-mt", expected: "no row-mt (a VP9 setting)", found: "row-mt")

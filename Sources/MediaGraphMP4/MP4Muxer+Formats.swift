@@ -1,17 +1,19 @@
 import MediaGraphCore
 
 extension MP4Muxer {
-    /// Adds a track for an encoded edge format (what a node's input port negotiated).
+    /// Adds a track for an encoded edge format (what a node's input port negotiated), with the
+    /// metadata its raw format carries (colour, aspect, rotation, language, creation time).
     /// The track timescale is the packets' time base denominator, doubled until ≥ 10000 as
     /// ffmpeg does (1/25 → 12800), so `MediaTime.converted(to: timescale(of:))` is exact.
     public func addTrack(for format: MediaFormat, configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
         switch format {
         case .encodedVideo(let f):
             return try addVideoTrack(codec: f.codec, width: f.width, height: f.height,
-                                     timescale: Self.timescale(for: f.timeBase), configuration: configuration)
+                                     timescale: Self.timescale(for: f.timeBase), configuration: configuration,
+                                     metadata: MP4TrackMetadata(video: f.raw))
         case .encodedAudio(let f):
             return try addAudioTrack(codec: f.codec, sampleRate: f.sampleRate, channels: f.channels,
-                                     configuration: configuration)
+                                     configuration: configuration, metadata: MP4TrackMetadata(audio: f.raw))
         default:
             throw MP4MuxerError.invalidOption("an MP4 track needs encoded video or audio, not \(format)")
         }

@@ -72,26 +72,39 @@ extension MP4Muxer {
         return l
     }
 
+    /// Edit lists follow the time-zero contract (`SampleBuffer`): presentation starts at time 0.
+    /// Samples presented before 0 (AAC priming, Opus pre-skip, the GOP lead-in of a trim) are
+    /// pre-roll that the edit's media_time skips; a track whose first sample comes after 0
+    /// starts with an empty edit of that length; B-frame reordering delay is skipped the same
+    /// way (media_time = the first composition time). This is what ffmpeg's movenc writes.
     func summaries(movieTimescale mts: Int64, fragmented: Bool) -> [TrackSummary] {
-        // Samples presented before 0 (an audio encoder's priming, as AAC's first packet at -1024)
-        // are pre-roll: the edit list starts presentation at 0, as ffmpeg's movenc does.
         func presentationStart(_ t: Track) -> Int64 {
             let minPTS = fragmented ? (t.firstFragmentMinPTS ?? 0) : t.table.minPTS
             return minPTS < 0 && (fragmented || t.table.maxEnd > 0) ? 0 : minPTS
         }
-        let starts = tracks.map { t -> MediaTime in t.time(presentationStart(t)) }
-        let movieStart = starts.min() ?? .zero
-        return tracks.enumerated().map { i, t in
+        // In movie ticks: the empty edit rounded down, the presented duration up (as movenc does
+        // when the movie timescale does not divide the track's).
+        func movieTicks(_ ticks: Int64, _ t: Track, roundUp: Bool) -> Int64 {
+            let ts = t.description.timescale
+            let (hi, lo) = ticks.multipliedFullWidth(by: mts)
+            let (q, r) = ts.dividingFullWidth((hi, lo))
+            return r == 0 ? q : (roundUp ? (r > 0 ? q + 1 : q) : (r < 0 ? q - 1 : q))
+        }
+        return tracks.map { t in
             let table = t.table
-            let emptyEdit = starts[i].converted(to: mts).value - movieStart.converted(to: mts).value
+            let emptyEdit = movieTicks(presentationStart(t), t, roundUp: false)
             let firstDTS = fragmented ? (t.firstDTS ?? 0) : table.firstDTS
             let minPTS = fragmented ? (t.firstFragmentMinPTS.map { _ in presentationStart(t) } ?? firstDTS) : presentationStart(t)
-            let segment = fragmented ? 0 : t.time(table.maxEnd - minPTS).converted(to: mts).value
+            // With a lead-in, the presented part is the media minus the lead-in (each rounded
+            // as movenc rounds them); otherwise from the first presented sample to the end.
+            let segment = fragmented ? 0 : table.minPTS < 0 && minPTS == 0
+                ? movieTicks(table.mediaDuration, t, roundUp: true) + movieTicks(table.minPTS, t, roundUp: false)
+                : movieTicks(table.maxEnd - minPTS, t, roundUp: true)
             let seconds = t.time(table.mediaDuration).seconds
             let bitrate = seconds > 0 ? Int(Double(table.totalBytes) * 8 / seconds) : 0
             return TrackSummary(description: t.description, configuration: t.configuration!,
                                 table: table, emptyEdit: max(0, emptyEdit), mediaTime: minPTS - firstDTS,
-                                segmentDuration: segment, averageBitrate: bitrate)
+                                segmentDuration: segment, averageBitrate: bitrate, alwaysEdit: !fragmented)
         }
     }
 

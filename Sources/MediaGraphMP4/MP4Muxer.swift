@@ -51,8 +51,8 @@ public final class MP4Muxer {
     /// Opens the output (an unnamed or hidden temporary beside `path` in normal mode): an
     /// unwritable directory fails here.
     public init(path: String, options: MP4MuxerOptions = MP4MuxerOptions()) throws {
-        guard [0, 90, 180, 270].contains(options.rotation) else {
-            throw MP4MuxerError.invalidOption("rotation \(options.rotation) is not one of 0, 90, 180, 270")
+        if let r = options.rotation, ![0, 90, 180, 270].contains(r) {
+            throw MP4MuxerError.invalidOption("rotation \(r) is not one of 0, 90, 180, 270")
         }
         guard options.fragmentDuration > 0, options.chunkDuration > 0 else {
             throw MP4MuxerError.invalidOption("fragment and chunk durations must be positive")
@@ -84,27 +84,42 @@ public final class MP4Muxer {
     /// Adds a video track. `timescale` is the unit of the samples' times (e.g. 90000, or a
     /// multiple of the frame rate).
     public func addVideoTrack(codec: Codec, width: Int, height: Int, timescale: Int64,
-                              configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
+                              configuration: CodecConfiguration? = nil,
+                              metadata: MP4TrackMetadata = MP4TrackMetadata()) throws -> MP4TrackID {
         guard codec.isVideo else { throw MP4MuxerError.invalidOption("\(codec) is not a video codec") }
         guard width > 0, height > 0, width <= 0xFFFF, height <= 0xFFFF else {
             throw MP4MuxerError.invalidOption("video size \(width)x\(height) is out of range")
         }
+        var metadata = metadata
+        if let r = metadata.rotation {
+            // -90 and 270 are the same turn
+            let turn = (r % 360 + 360) % 360
+            guard turn % 90 == 0 else {
+                throw MP4MuxerError.invalidOption("track \(tracks.count + 1): rotation \(r) is not a multiple of 90 degrees")
+            }
+            metadata.rotation = turn
+        }
         var d = MP4TrackDescription(id: tracks.count + 1, codec: codec, timescale: timescale)
         d.width = width
         d.height = height
+        d.metadata = metadata
         return try add(d, configuration)
     }
 
-    /// Adds an audio track; the timescale defaults to the sample rate.
+    /// Adds an audio track; the timescale defaults to the sample rate (Opus: 48000, the rate it
+    /// always decodes at, which its sample entry states).
     public func addAudioTrack(codec: Codec, sampleRate: Int, channels: Int, timescale: Int64? = nil,
-                              configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
+                              configuration: CodecConfiguration? = nil,
+                              metadata: MP4TrackMetadata = MP4TrackMetadata()) throws -> MP4TrackID {
         guard !codec.isVideo else { throw MP4MuxerError.invalidOption("\(codec) is not an audio codec") }
         guard sampleRate > 0, channels > 0 else {
             throw MP4MuxerError.invalidOption("audio \(sampleRate) Hz \(channels) channels is out of range")
         }
-        var d = MP4TrackDescription(id: tracks.count + 1, codec: codec, timescale: timescale ?? Int64(sampleRate))
-        d.sampleRate = sampleRate
+        let rate = codec == .opus ? 48000 : sampleRate
+        var d = MP4TrackDescription(id: tracks.count + 1, codec: codec, timescale: timescale ?? Int64(rate))
+        d.sampleRate = rate
         d.channels = channels
+        d.metadata = MP4TrackMetadata(language: metadata.language, creationTime: metadata.creationTime)
         return try add(d, configuration)
     }
 
@@ -246,13 +261,29 @@ public final class MP4Muxer {
             throw MP4MuxerError.configurationMismatch(track: d.name, expected: "parameter sets of 1…65535 bytes",
                                                       found: "one of \(long.count) bytes")
         }
+        let framing: NALFraming
+        switch c {
+        case .h264(let h): framing = h.framing
+        case .hevc(let h): framing = h.framing
+        default: framing = .annexB
+        }
+        if case .lengthPrefixed(let n) = framing, !(1...4).contains(n) {
+            throw MP4MuxerError.configurationMismatch(track: d.name, expected: "NAL unit length prefixes of 1 to 4 bytes",
+                                                      found: "\(n)-byte prefixes")
+        }
+        if case .opus(let o) = c, o.mappingFamily != 0 && o.channelMapping.count != o.channels {
+            throw MP4MuxerError.configurationMismatch(track: d.name, expected: "an Opus channel mapping table of \(o.channels) entries",
+                                                      found: "\(o.channelMapping.count) entries")
+        }
         let ok: Bool
         switch c {
         case .h264(let h): ok = d.codec == .h264 && !h.sps.isEmpty && !h.pps.isEmpty && h.sps[0].count >= 4
         case .hevc(let h): ok = d.codec == .hevc && !h.sps.isEmpty && !h.pps.isEmpty
         case .vpx(let v): ok = v.codec == d.codec
         case .aac(let a): ok = d.codec == .aac && a.audioSpecificConfig.count >= 2
-        case .opus, .mp3, .other: ok = false   // no MP4 sample entry for these yet
+        case .opus(let o): ok = d.codec == .opus && (1...255).contains(o.channels) && (0...0xFFFF).contains(o.preSkip)
+        case .mp3: ok = d.codec == .mp3
+        case .other: ok = false   // no MP4 sample entry for other codecs
         }
         if !ok {
             throw MP4MuxerError.configurationMismatch(track: d.name, expected: "a complete \(d.codec.rawValue) configuration",
@@ -272,8 +303,10 @@ public final class MP4Muxer {
         }
     }
 
-    /// Parameter sets carried inside an Annex B sample, for producers that do not pass them.
+    /// Parameter sets carried inside an Annex B sample, for producers that do not pass them
+    /// (MP3 needs none: every frame header describes itself).
     func inBandConfiguration(_ data: [UInt8], codec: Codec) -> CodecConfiguration? {
+        if codec == .mp3 { return .mp3 }
         guard codec == .h264 || codec == .hevc else { return nil }
         return data.withUnsafeBytes { raw -> CodecConfiguration? in
             guard NALUnits.looksLikeAnnexB(raw) else { return nil }

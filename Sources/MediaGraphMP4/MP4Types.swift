@@ -49,8 +49,9 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var fragmented: Bool
     /// Minimum fragment length in seconds; a fragment starts at the first video key frame after it.
     public var fragmentDuration: Double
-    /// Clockwise display rotation in degrees: 0, 90, 180 or 270 (the video tracks' matrix).
-    public var rotation: Int
+    /// Clockwise display rotation in degrees, 0, 90, 180 or 270, for every video track's matrix;
+    /// nil leaves each track its own (`MP4TrackMetadata.rotation`, from the stream's format).
+    public var rotation: Int?
     /// Movie timescale; nil picks one that represents every track's times exactly where possible.
     public var movieTimescale: Int64?
     /// Writes 64-bit chunk offsets (co64) even when 32 bits would do.
@@ -59,7 +60,7 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var chunkDuration: Double
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
-                rotation: Int = 0, movieTimescale: Int64? = nil, forceCo64: Bool = false,
+                rotation: Int? = nil, movieTimescale: Int64? = nil, forceCo64: Bool = false,
                 chunkDuration: Double = 1.0) {
         self.fastStart = fastStart
         self.fragmented = fragmented
@@ -93,6 +94,7 @@ struct MP4TrackDescription {
     var sampleRate = 0
     var channels = 0
     var timescale: Int64
+    var metadata = MP4TrackMetadata()
 
     var isVideo: Bool { codec.isVideo }
     var name: String {

@@ -14,7 +14,11 @@ struct TrackSummary {
     /// Bytes per second, for esds.
     var averageBitrate: Int
 
-    var needsEditList: Bool { emptyEdit > 0 || mediaTime != 0 }
+    /// Whether the track says how it is presented even when that is "all of it from 0" (as
+    /// ffmpeg's movenc does in normal files; fragmented files leave the identity out).
+    var alwaysEdit = false
+
+    var needsEditList: Bool { alwaysEdit || emptyEdit > 0 || mediaTime != 0 }
     var trackDuration: Int64 { emptyEdit + segmentDuration }
 }
 
@@ -36,15 +40,18 @@ enum MovieBox {
 
     /// - Parameters:
     ///   - chunkBase: file offset of the first media byte; chunk offsets are relative to it.
+    ///   - rotation: every video track's rotation (nil: each track's own, from its metadata).
     ///   - fragmented: empty sample tables plus mvex/trex.
     static func moov(tracks: [TrackSummary], movieTimescale: Int64, chunkBase: UInt64, co64: Bool,
-                     rotation: Int, fragmented: Bool) -> [UInt8] {
+                     rotation: Int?, fragmented: Bool) -> [UInt8] {
         var w = ByteWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.count * 12 })
         let movieDuration = fragmented ? 0 : (tracks.map(\.trackDuration).max() ?? 0)
+        // The movie was made when its earliest stream was.
+        let created = tracks.compactMap(\.description.metadata.creationTime).min().map(mp4Time) ?? 0
         w.box("moov") { w in
-            let v1 = movieDuration > Int64(UInt32.max) || movieTimescale > Int64(UInt32.max)
+            let v1 = movieDuration > Int64(UInt32.max) || movieTimescale > Int64(UInt32.max) || created > UInt64(UInt32.max)
             w.fullBox("mvhd", version: v1 ? 1 : 0, flags: 0) { w in
-                if v1 { w.u64(0); w.u64(0) } else { w.u32(0); w.u32(0) } // creation, modification
+                times(&w, v1, created)
                 w.u32(UInt32(clamping: movieTimescale))
                 if v1 { w.u64(UInt64(movieDuration)) } else { w.u32(UInt32(movieDuration)) }
                 w.u32(0x0001_0000) // rate 1.0
@@ -56,7 +63,8 @@ enum MovieBox {
             }
             for t in tracks {
                 trak(&w, t, movieTimescale: movieTimescale, chunkBase: chunkBase, co64: co64,
-                     rotation: t.description.isVideo ? rotation : 0, fragmented: fragmented)
+                     rotation: t.description.isVideo ? (rotation ?? t.description.metadata.rotation ?? 0) : 0,
+                     fragmented: fragmented)
             }
             if fragmented {
                 w.box("mvex") { w in
@@ -76,11 +84,12 @@ enum MovieBox {
     private static func trak(_ w: inout ByteWriter, _ t: TrackSummary, movieTimescale: Int64, chunkBase: UInt64,
                              co64: Bool, rotation: Int, fragmented: Bool) {
         let d = t.description
+        let created = d.metadata.creationTime.map(mp4Time) ?? 0
         w.box("trak") { w in
             let duration = t.trackDuration
-            let v1 = duration > Int64(UInt32.max)
+            let v1 = duration > Int64(UInt32.max) || created > UInt64(UInt32.max)
             w.fullBox("tkhd", version: v1 ? 1 : 0, flags: 3) { w in // enabled, in movie
-                if v1 { w.u64(0); w.u64(0) } else { w.u32(0); w.u32(0) }
+                times(&w, v1, created)
                 w.u32(UInt32(d.id))
                 w.u32(0)
                 if v1 { w.u64(UInt64(duration)) } else { w.u32(UInt32(duration)) }
@@ -90,7 +99,7 @@ enum MovieBox {
                 w.u16(d.isVideo ? 0 : 0x0100) // volume
                 w.u16(0)
                 matrix(&w, rotation: rotation, width: d.width, height: d.height)
-                w.u32(UInt32(d.width) << 16)
+                w.u32(displayWidth(d))
                 w.u32(UInt32(d.height) << 16)
             }
             if t.needsEditList {
@@ -105,12 +114,12 @@ enum MovieBox {
             }
             w.box("mdia") { w in
                 let mediaDuration = fragmented ? 0 : t.table.mediaDuration
-                let mv1 = mediaDuration > Int64(UInt32.max) || d.timescale > Int64(UInt32.max)
+                let mv1 = mediaDuration > Int64(UInt32.max) || d.timescale > Int64(UInt32.max) || created > UInt64(UInt32.max)
                 w.fullBox("mdhd", version: mv1 ? 1 : 0, flags: 0) { w in
-                    if mv1 { w.u64(0); w.u64(0) } else { w.u32(0); w.u32(0) }
+                    times(&w, mv1, created)
                     w.u32(UInt32(clamping: d.timescale))
                     if mv1 { w.u64(UInt64(mediaDuration)) } else { w.u32(UInt32(mediaDuration)) }
-                    w.u16(0x55C4) // language "und"
+                    w.u16(d.metadata.packedLanguage)
                     w.u16(0)
                 }
                 w.fullBox("hdlr", version: 0, flags: 0) { w in
@@ -200,7 +209,31 @@ enum MovieBox {
                     for o in table.chunkOffsets { w.u32(UInt32(truncatingIfNeeded: o + chunkBase)) }
                 }
             }
+            if let groups = RollGroups(codec: t.description.codec, timescale: t.description.timescale, table: table) { groups.write(&w) }
         }
+    }
+
+    /// Creation and modification time (both the creation time, as ffmpeg writes them).
+    private static func times(_ w: inout ByteWriter, _ v1: Bool, _ t: UInt64) {
+        if v1 { w.u64(t); w.u64(t) } else { w.u32(UInt32(truncatingIfNeeded: t)); w.u32(UInt32(truncatingIfNeeded: t)) }
+    }
+
+    /// Seconds since 1904-01-01 UTC (the MP4 epoch) of a time in seconds since 1970 (0 before 1904).
+    static func mp4Time(_ unixSeconds: Int64) -> UInt64 {
+        let (t, overflow) = unixSeconds.addingReportingOverflow(2_082_844_800)
+        return overflow || t < 0 ? 0 : UInt64(t)
+    }
+
+    /// tkhd's width (16.16): the display width, the coded width stretched by the sample aspect
+    /// ratio and rounded to the nearest 1/65536, as ffmpeg writes it; the coded width when that
+    /// does not fit.
+    static func displayWidth(_ d: MP4TrackDescription) -> UInt32 {
+        let coded = UInt32(d.width) << 16
+        guard d.isVideo, let a = d.metadata.nonSquareAspect else { return coded }
+        let (product, overflow) = (Int64(d.width) << 16).multipliedReportingOverflow(by: a.num)
+        guard !overflow else { return coded }
+        let w = (product + a.den / 2) / a.den
+        return w > 0 && w <= Int64(UInt32.max) ? UInt32(w) : coded
     }
 
     /// The display matrix for a clockwise rotation, as ffmpeg writes it for its `rotate` tag

@@ -1,7 +1,8 @@
 import MediaGraphCore
 
-/// The sample description (stsd entry) of a track: avc1+avcC, hvc1+hvcC, vp09/vp08+vpcC,
-/// mp4a+esds.
+/// The sample description (stsd entry) of a track: avc1+avcC, hvc1+hvcC, vp09/vp08+vpcC (each
+/// followed by `colr` and `pasp` when the track's metadata has them, as ffmpeg orders them),
+/// mp4a+esds for AAC (object type 0x40) and MP3 (0x6B), Opus+dOps.
 enum SampleEntry {
     static func write(_ w: inout ByteWriter, track: MP4TrackDescription, configuration: CodecConfiguration,
                       maxSampleSize: Int, averageBitrate: Int) {
@@ -14,8 +15,16 @@ enum SampleEntry {
             let body: (inout ByteWriter) -> Void = { w in w.fullBox("vpcC", version: 1, flags: 0) { vpcC(&$0, c) } }
             if track.codec == .vp8 { visual(&w, "vp08", track, body) } else { visual(&w, "vp09", track, body) }
         case .aac(let c):
-            mp4a(&w, track, c, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
-        case .opus, .mp3, .other:
+            // the track's rate and channels, as ffmpeg writes the stream's (for HE-AAC the
+            // AudioSpecificConfig's core rate is half the output rate)
+            mp4a(&w, track, objectType: 0x40, decoderSpecificInfo: c.audioSpecificConfig, channels: track.channels,
+                 sampleRate: track.sampleRate, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
+        case .mp3:
+            mp4a(&w, track, objectType: 0x6B, decoderSpecificInfo: [], channels: track.channels,
+                 sampleRate: track.sampleRate, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
+        case .opus(let c):
+            opus(&w, c)
+        case .other:
             break   // refused by MP4Muxer.check before a sample entry is written
         }
     }
@@ -36,6 +45,29 @@ enum SampleEntry {
             w.u16(0x0018)
             w.u16(0xFFFF)
             config(&w)
+            if let c = track.metadata.colour { colr(&w, c) }
+            if let a = track.metadata.nonSquareAspect { pasp(&w, a) }
+        }
+    }
+
+    /// Colour description, nclx (ISO/IEC 14496-12 12.1.5): H.273 code points and the range.
+    static func colr(_ w: inout ByteWriter, _ c: MP4Colour) {
+        w.box("colr") { w in
+            w.fourCC("nclx")
+            w.u16(UInt16(clamping: c.primaries))
+            w.u16(UInt16(clamping: c.transfer))
+            w.u16(UInt16(clamping: c.matrix))
+            w.u8(c.fullRange ? 0x80 : 0)
+        }
+    }
+
+    /// Pixel aspect ratio (ISO/IEC 14496-12 12.1.4), reduced to 32-bit terms.
+    static func pasp(_ w: inout ByteWriter, _ a: Rational) {
+        var (h, v) = (a.num, a.den)
+        while h > Int64(UInt32.max) || v > Int64(UInt32.max) { h >>= 1; v >>= 1 }
+        w.box("pasp") { w in
+            w.u32(UInt32(max(1, h)))
+            w.u32(UInt32(max(1, v)))
         }
     }
 
@@ -90,32 +122,63 @@ enum SampleEntry {
         w.u16(0) // codecInitializationDataSize
     }
 
-    private static func mp4a(_ w: inout ByteWriter, _ track: MP4TrackDescription, _ c: AACConfiguration,
-                             maxSampleSize: Int, averageBitrate: Int) {
+    /// The fields every audio sample entry starts with (ISO/IEC 14496-12 12.2.3).
+    private static func audioFields(_ w: inout ByteWriter, channels: Int, sampleRate: Int) {
+        w.zeros(6)
+        w.u16(1) // data_reference_index
+        w.zeros(8)
+        w.u16(UInt16(clamping: channels))
+        w.u16(16) // samplesize
+        w.u32(0)
+        w.u32(sampleRate <= 0xFFFF ? UInt32(sampleRate) << 16 : 0)
+    }
+
+    /// mp4a + esds (ISO/IEC 14496-14 5.6): objectTypeIndication 0x40 (MPEG-4 audio, with its
+    /// AudioSpecificConfig as DecoderSpecificInfo) or 0x6B (MPEG-1 audio: MP3 frames describe
+    /// themselves, so there is none).
+    private static func mp4a(_ w: inout ByteWriter, _ track: MP4TrackDescription, objectType: UInt8, decoderSpecificInfo dsi: [UInt8],
+                             channels: Int, sampleRate: Int, maxSampleSize: Int, averageBitrate: Int) {
         w.box("mp4a") { w in
-            w.zeros(6)
-            w.u16(1)
-            w.zeros(8)
-            w.u16(UInt16(clamping: c.channels))
-            w.u16(16)
-            w.u32(0)
-            w.u32(c.sampleRate <= 0xFFFF ? UInt32(c.sampleRate) << 16 : 0)
+            audioFields(&w, channels: channels, sampleRate: sampleRate)
             w.fullBox("esds", version: 0, flags: 0) { w in
-                let asc = c.audioSpecificConfig
+                let dsiLength = dsi.isEmpty ? 0 : 5 + dsi.count
                 // ES_Descriptor > DecoderConfigDescriptor > DecoderSpecificInfo, SLConfigDescriptor
-                descriptor(&w, tag: 0x03, length: 3 + (5 + 13 + (5 + asc.count)) + (5 + 1))
+                descriptor(&w, tag: 0x03, length: 3 + (5 + 13 + dsiLength) + (5 + 1))
                 w.u16(UInt16(track.id))
                 w.u8(0)
-                descriptor(&w, tag: 0x04, length: 13 + 5 + asc.count)
-                w.u8(0x40) // MPEG-4 audio
+                descriptor(&w, tag: 0x04, length: 13 + dsiLength)
+                w.u8(objectType)
                 w.u8(0x15) // audio stream
                 w.u24(UInt32(min(maxSampleSize, 0xFF_FFFF)))
                 w.u32(UInt32(clamping: averageBitrate)) // maxBitrate
                 w.u32(UInt32(clamping: averageBitrate))
-                descriptor(&w, tag: 0x05, length: asc.count)
-                w.append(asc)
+                if !dsi.isEmpty {
+                    descriptor(&w, tag: 0x05, length: dsi.count)
+                    w.append(dsi)
+                }
                 descriptor(&w, tag: 0x06, length: 1)
                 w.u8(0x02)
+            }
+        }
+    }
+
+    /// Opus + dOps (Encapsulation of Opus in ISOBMFF 4.3): the OpusHead fields big-endian;
+    /// the sample rate field is always 48 kHz, the rate Opus decodes at.
+    private static func opus(_ w: inout ByteWriter, _ c: OpusConfiguration) {
+        w.box("Opus") { w in
+            audioFields(&w, channels: c.channels, sampleRate: 48000)
+            w.box("dOps") { w in
+                w.u8(0) // Version
+                w.u8(UInt8(clamping: c.channels))
+                w.u16(UInt16(clamping: c.preSkip))
+                w.u32(UInt32(clamping: c.inputSampleRate))
+                w.u16(UInt16(bitPattern: c.outputGain))
+                w.u8(c.mappingFamily)
+                if c.mappingFamily != 0 {
+                    w.u8(c.streamCount)
+                    w.u8(c.coupledCount)
+                    w.append(c.channelMapping)
+                }
             }
         }
     }

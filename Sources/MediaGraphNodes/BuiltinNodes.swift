@@ -12,6 +12,7 @@ public enum BuiltinNodes {
         r.add(FrameHashSink.self)
         r.add(SineSource.self)
         r.add(WAVSource.self)
+        r.add(FileSource.self)
         // filters
         r.add(InvertFilter.self)
         r.add(GrayscaleFilter.self)
@@ -32,6 +33,7 @@ public enum BuiltinNodes {
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
+        r.add(SetParamsNode.self)
         // encoders
         r.add(H264EncoderNode.self)
         r.add(HEVCEncoderNode.self)

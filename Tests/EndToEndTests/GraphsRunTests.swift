@@ -16,6 +16,7 @@ import Testing
         "remux-h264.json": ["testsrc-invert-h264.json"],
         "decode-h264-sepia-mp4.json": ["testsrc-invert-h264.json"],
         "remux-vp9-aac.json": ["testsrc-vp9-ivf.json", "sine-aac-adts.json"],
+        "filesrc-remux.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)

@@ -85,7 +85,7 @@ func expectMessage(_ expected: String, sourceLocation: Testing.SourceLocation = 
         expectMessage("vp9: param 'cq-level': expected a value in 0...63, found 70") {
             try VP9Encoder.validate(settings: VPXSettings(cqLevel: 70), width: 64, height: 48)
         }
-        expectMessage("vp9: param 'profile': expected a value in 0...0, found 2") {
+        expectMessage("vp9: param 'profile': expected 0 for yuv420p input (profile 0 takes 8-bit 4:2:0, 2 takes 10-bit), found 2") {
             try VP9Encoder.validate(settings: VPXSettings(profile: 2), width: 64, height: 48)
         }
         expectMessage("vp8: param 'width': expected an even number in 2...16384 (yuv420p), found 33") {

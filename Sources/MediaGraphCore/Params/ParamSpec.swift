@@ -15,6 +15,9 @@ public enum ParamType: Sendable {
     case numbers(ClosedRange<Int>)
     /// Any JSON value; the node validates it itself (e.g. shader uniforms).
     case json
+    /// A point in a media file (`TimeValue`): seconds as a number, "hh:mm:ss.ms", "mm:ss.ms",
+    /// "ss.ms", or "frame:N".
+    case time
 
     /// How the type reads in messages and in `mediagraph nodes`.
     public var summary: String {
@@ -28,6 +31,7 @@ public enum ParamType: Sendable {
         case .path: return "path"
         case .numbers(let r): return r.lowerBound == r.upperBound ? "array of \(r.lowerBound) numbers" : "array of \(r.lowerBound)…\(r.upperBound) numbers"
         case .json: return "JSON value"
+        case .time: return "time (seconds, \"hh:mm:ss.ms\", \"mm:ss.ms\" or \"frame:N\")"
         }
     }
 }
@@ -88,6 +92,9 @@ public struct ParamSpec: Sendable {
     }
     public static func numbers(_ name: String, count: ClosedRange<Int>, default d: [Double]? = nil, doc: String) -> ParamSpec {
         ParamSpec(name, .numbers(count), default: d.map { .array($0.map { .number($0, nil) }, nil) }, doc: doc)
+    }
+    public static func time(_ name: String, doc: String) -> ParamSpec {
+        ParamSpec(name, .time, doc: doc)
     }
     public static func json(_ name: String, default d: JSONValue? = nil, doc: String) -> ParamSpec {
         ParamSpec(name, .json, default: d, doc: doc)

@@ -100,6 +100,11 @@ public enum ParamValidator {
             return nil
         case .json:
             return nil
+        case .time:
+            switch value {
+            case .string, .number: return TimeValue(json: value) == nil ? value.brief : nil
+            default: return value.typeName + " " + value.brief
+            }
         }
     }
 }

@@ -56,6 +56,11 @@ public struct ParamValues: Sendable {
         }
     }
 
+    /// A `time` param, parsed (validation has checked it).
+    public func time(_ name: String) -> TimeValue? {
+        values[name].flatMap { TimeValue(json: $0) }
+    }
+
     public func numbers(_ name: String) -> [Double]? {
         values[name]?.arrayValue?.compactMap(\.numberValue)
     }

@@ -69,6 +69,10 @@ public enum GraphSchema {
             s.append(("minItems", .int(c.lowerBound)))
             s.append(("maxItems", .int(c.upperBound)))
         case .json: break
+        case .time:
+            s.append(("type", .arr([.str("string"), .str("number")])))
+            s.append(("minimum", .int(0)))
+            s.append(("pattern", .str(#"^\s*(frame:[0-9]+|([0-9]+:)?([0-9]+:)?[0-9]+(\.[0-9]+)?)\s*$"#)))
         }
         if let d = p.defaultValue { s.append(("default", d)) }
         return .obj(s)

@@ -6,15 +6,15 @@ import MediaGraphMP4
 /// holding media in memory.
 public final class MP4Sink: RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
-        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9 and AAC tracks, fast start or fragmented; appears at its path only when complete.",
+        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented; appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
-                 PortSpec("audio", .encodedAudio([.aac]), doc: "an audio track", repeatable: true, optional: true)],
+                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
         params: [.path("path", role: .output, required: true, doc: "output file"),
                  .bool("faststart", default: true, doc: "moov before mdat, for progressive playback"),
                  .bool("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)"),
                  .double("fragment-duration", 0.1...60, default: 1, doc: "seconds per fragment (fragments start at key frames)"),
-                 .choice("rotation", ["0", "90", "180", "270"], default: "0", doc: "display rotation in degrees (track matrix)"),
+                 .choice("rotation", ["0", "90", "180", "270"], doc: "display rotation in degrees of every video track (track matrix); default: each stream's own rotation"),
                  .int("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)"),
                  .bool("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")])
 
@@ -37,7 +37,7 @@ public final class MP4Sink: RegisteredNode {
         names = setup.connectedInputs
         options = MP4MuxerOptions(fastStart: p.bool("faststart", default: true), fragmented: p.bool("fragmented", default: false),
                                   fragmentDuration: p.double("fragment-duration", default: 1),
-                                  rotation: Int(p.string("rotation", default: "0")) ?? 0,
+                                  rotation: p.string("rotation").flatMap { Int($0) },
                                   movieTimescale: p.int("timescale").map(Int64.init), forceCo64: p.bool("co64", default: false))
     }
 

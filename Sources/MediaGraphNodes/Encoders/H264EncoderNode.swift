@@ -3,10 +3,10 @@ import MediaGraphCore
 
 /// `h264`: H.264 through libavcodec's libx264.
 public final class H264EncoderNode: VideoEncoderNode, RegisteredNode {
-    public static let typeInfo = encoderInfo("h264", "H.264 encoder (libx264 through libavcodec); packets in Annex B with SPS/PPS as codec configuration.", codec: .h264, params: [
+    public static let typeInfo = encoderInfo("h264", "H.264 encoder (libx264 through libavcodec): High from yuv420p, High 10 from yuv420p10le; the input's colour and aspect in the VUI; packets in Annex B with SPS/PPS as codec configuration.", codec: .h264, pixelFormats: H264Encoder.pixelFormats, params: [
         .choice("preset", H264Settings.presets, default: "medium", doc: "x264 speed/quality preset"),
         .choice("tune", H264Settings.tunes, doc: "x264 tuning"),
-        .choice("profile", H264Settings.profiles, doc: "H.264 profile"),
+        .choice("profile", H264Settings.profiles, doc: "H.264 profile (high10 for 10-bit input)"),
         .choice("level", H264Settings.levels, doc: "H.264 level"),
         .double("crf", 0...51, doc: "constant rate factor (default 23 when no bitrate)"),
         .int("bitrate", 1...1_000_000, doc: "average bitrate in kbit/s (instead of crf)"),
@@ -33,8 +33,8 @@ public final class H264EncoderNode: VideoEncoderNode, RegisteredNode {
     }
 
     override public var codec: Codec { .h264 }
-    override public func validate(width: Int, height: Int) throws { try settings.validate(width: width, height: height) }
-    override public func open(width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws -> any VideoEncoder {
-        try H264Encoder(settings: settings, width: width, height: height, timeBase: timeBase, frameRate: frameRate)
+    override public func validate(format: VideoFormat) throws { try H264Encoder.validate(settings: settings, format: format) }
+    override public func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
+        try H264Encoder(settings: settings, format: format, timeBase: timeBase)
     }
 }

@@ -3,7 +3,7 @@ import MediaGraphCore
 
 /// `hevc`: HEVC through libavcodec's libx265.
 public final class HEVCEncoderNode: VideoEncoderNode, RegisteredNode {
-    public static let typeInfo = encoderInfo("hevc", "HEVC encoder (libx265 through libavcodec); packets in Annex B with VPS/SPS/PPS as codec configuration.", codec: .hevc, params: [
+    public static let typeInfo = encoderInfo("hevc", "HEVC encoder (libx265 through libavcodec): Main from yuv420p, Main 10 from yuv420p10le; the input's colour and aspect in the VUI; packets in Annex B with VPS/SPS/PPS as codec configuration.", codec: .hevc, pixelFormats: HEVCEncoder.pixelFormats, params: [
         .choice("preset", HEVCSettings.presets, default: "medium", doc: "x265 speed/quality preset"),
         .double("crf", 0...51, doc: "constant rate factor (default 28 when no bitrate)"),
         .int("bitrate", 1...1_000_000, doc: "average bitrate in kbit/s (instead of crf)"),
@@ -24,8 +24,8 @@ public final class HEVCEncoderNode: VideoEncoderNode, RegisteredNode {
     }
 
     override public var codec: Codec { .hevc }
-    override public func validate(width: Int, height: Int) throws { try settings.validate(width: width, height: height) }
-    override public func open(width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws -> any VideoEncoder {
-        try HEVCEncoder(settings: settings, width: width, height: height, timeBase: timeBase, frameRate: frameRate)
+    override public func validate(format: VideoFormat) throws { try HEVCEncoder.validate(settings: settings, format: format) }
+    override public func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
+        try HEVCEncoder(settings: settings, format: format, timeBase: timeBase)
     }
 }

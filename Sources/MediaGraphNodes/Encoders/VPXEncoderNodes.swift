@@ -16,7 +16,7 @@ enum VPXParams {
         if vp9 {
             s += [.bool("row-mt", default: true, doc: "row-based multithreading"),
                   .int("tile-columns", 0...6, doc: "log2 of tile columns"),
-                  .int("profile", 0...0, default: 0, doc: "VP9 profile (0: 8-bit 4:2:0)")]
+                  .int("profile", 0...2, doc: "VP9 profile: 0 (8-bit 4:2:0) or 2 (10-bit 4:2:0); default: from the input")]
         }
         return s
     }
@@ -25,7 +25,7 @@ enum VPXParams {
         VPXSettings(bitrate: p.int("bitrate"), cqLevel: p.int("cq-level"), deadline: p.string("deadline", default: "good"),
                     cpuUsed: p.int("cpu-used", default: 1), keyint: p.int("keyint"), threads: p.int("threads", default: 0),
                     lagInFrames: p.int("lag-in-frames"), rowMT: vp9 ? p.bool("row-mt", default: true) : nil,
-                    tileColumns: vp9 ? p.int("tile-columns") : nil, profile: p.int("profile", default: 0))
+                    tileColumns: vp9 ? p.int("tile-columns") : nil, profile: vp9 ? p.int("profile") : nil)
     }
 }
 
@@ -38,23 +38,23 @@ public final class VP8EncoderNode: VideoEncoderNode, RegisteredNode {
         try super.init(setup: setup)
     }
     override public var codec: Codec { .vp8 }
-    override public func validate(width: Int, height: Int) throws { try settings.validate(vp9: false, width: width, height: height) }
-    override public func open(width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws -> any VideoEncoder {
-        try VP8Encoder(settings: settings, width: width, height: height, timeBase: timeBase, frameRate: frameRate)
+    override public func validate(format: VideoFormat) throws { try VP8Encoder.validate(settings: settings, format: format) }
+    override public func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
+        try VP8Encoder(settings: settings, format: format, timeBase: timeBase)
     }
 }
 
-/// `vp9`: VP9 (profile 0) through libvpx.
+/// `vp9`: VP9 through libvpx, profile 0 or (10-bit input) 2.
 public final class VP9EncoderNode: VideoEncoderNode, RegisteredNode {
-    public static let typeInfo = encoderInfo("vp9", "VP9 encoder (libvpx), profile 0.", codec: .vp9, params: VPXParams.specs(vp9: true))
+    public static let typeInfo = encoderInfo("vp9", "VP9 encoder (libvpx): profile 0 from yuv420p, profile 2 from yuv420p10le; the input's colour space and range in the bitstream.", codec: .vp9, pixelFormats: VP9Encoder.pixelFormats, params: VPXParams.specs(vp9: true))
     let settings: VPXSettings
     public required init(setup: NodeSetup) throws {
         settings = VPXParams.settings(setup.params, vp9: true)
         try super.init(setup: setup)
     }
     override public var codec: Codec { .vp9 }
-    override public func validate(width: Int, height: Int) throws { try settings.validate(vp9: true, width: width, height: height) }
-    override public func open(width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws -> any VideoEncoder {
-        try VP9Encoder(settings: settings, width: width, height: height, timeBase: timeBase, frameRate: frameRate)
+    override public func validate(format: VideoFormat) throws { try VP9Encoder.validate(settings: settings, format: format) }
+    override public func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
+        try VP9Encoder(settings: settings, format: format, timeBase: timeBase)
     }
 }

@@ -1,10 +1,12 @@
 import MediaGraphCodecs
 import MediaGraphCore
 
-/// The shared base of the video encoder nodes: yuv420p frames in, packets out, with pts, dts,
-/// duration, key-frame flag and the codec configuration a muxer needs on every packet. Settings
-/// are checked at validation (`configure`); the library opens in `start`; `finish` drains every
-/// delayed frame.
+/// The shared base of the video encoder nodes: yuv420p (or, where the codec takes it,
+/// yuv420p10le) frames in, packets out, with pts, dts, duration, key-frame flag and the codec
+/// configuration a muxer needs on every packet. The input's colour, aspect, rotation and tags
+/// travel on as the packets' raw format (the encoder writes colour and aspect into the
+/// bitstream, the muxer into the file). Settings are checked at validation (`configure`); the
+/// library opens in `start`; `finish` drains every delayed frame.
 open class VideoEncoderNode: MediaNode {
     var encoder: (any VideoEncoder)?
     var configuration: CodecConfiguration?
@@ -15,17 +17,19 @@ open class VideoEncoderNode: MediaNode {
 
     /// The codec this node produces.
     open var codec: Codec { .h264 }
-    /// Checks the settings for a frame size without opening the library.
-    open func validate(width: Int, height: Int) throws {}
-    /// Opens the encoder.
-    open func open(width: Int, height: Int, timeBase: Rational, frameRate: Rational) throws -> any VideoEncoder {
+    /// Checks the settings for an input format without opening the library.
+    open func validate(format: VideoFormat) throws {}
+    /// Opens the encoder for frames of `format` with timestamps in `timeBase`.
+    open func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
         throw NodeFailure("no encoder")
     }
 
-    /// Declaration shared by the video encoders.
-    public static func encoderInfo(_ name: String, _ doc: String, codec: Codec, params: [ParamSpec]) -> NodeTypeInfo {
+    /// Declaration shared by the video encoders; `pixelFormats` lists 8-bit first, so an 8-bit
+    /// stream of another layout is converted to yuv420p as before.
+    public static func encoderInfo(_ name: String, _ doc: String, codec: Codec, pixelFormats: [PixelFormat] = [.yuv420p],
+                                   params: [ParamSpec]) -> NodeTypeInfo {
         NodeTypeInfo(name: name, doc: doc, category: .encoder,
-                     inputs: [PortSpec("in", .video([.yuv420p]), doc: "raw video (converted upstream when needed)")],
+                     inputs: [PortSpec("in", .video(pixelFormats), doc: "raw video (converted upstream when needed)")],
                      outputs: [PortSpec("out", .encodedVideo([codec]), doc: "\(codec) packets")],
                      params: params)
     }
@@ -33,14 +37,14 @@ open class VideoEncoderNode: MediaNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard let v = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
         input = v
-        do { try validate(width: v.width, height: v.height) } catch { throw NodeFailure("\(error)") }
+        do { try validate(format: v) } catch { throw NodeFailure("\(error)") }
         // what decoding the output gives back: the input's picture, colour, aspect, rotation and tags
         outputFormat = EncodedVideoFormat(codec: codec, raw: v, timeBase: v.timeBase)
         return [.encodedVideo(outputFormat)]
     }
 
     public func start() throws {
-        let e = try open(width: input.width, height: input.height, timeBase: input.timeBase, frameRate: input.frameRate)
+        let e = try open(format: input, timeBase: input.timeBase)
         encoder = e
         configuration = e.configuration
     }

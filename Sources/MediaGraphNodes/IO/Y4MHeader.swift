@@ -41,10 +41,11 @@ struct Y4MHeader {
         }
         var w: Int?, h: Int?
         var wAt = 0
-        var rate = Rational(25, 1), aspect = Rational(1, 1)
+        // no A (or A0:0) is an unknown aspect and no XCOLORRANGE an unspecified range, as ffmpeg reads them
+        var rate = Rational(25, 1), aspect = Rational(0, 1)
         var cs = "420jpeg"
         var csAt = 0
-        var range = ColorRange.limited
+        var range = ColorRange.unspecified
         for (at, f) in fields.dropFirst() {
             guard let tag = f.first else { continue }
             let value = f.dropFirst()
@@ -80,6 +81,7 @@ struct Y4MHeader {
                 csAt = at
             case "X":
                 if value == "COLORRANGE=FULL" { range = .full }
+                if value == "COLORRANGE=LIMITED" { range = .limited }
             default:
                 break
             }
@@ -101,17 +103,20 @@ struct Y4MHeader {
         return Y4MHeader(width: w, height: h, rate: rate, aspect: aspect, pixelFormat: pf, range: range, colorspaceTag: cs)
     }
 
-    /// The header line ffmpeg writes for the same stream (without the newline).
+    /// The header line ffmpeg writes for the same stream (without the newline): 4:2:0 chroma
+    /// siting as the C tag, A0:0 for an unknown aspect, the range when it is known.
     static func format(_ f: VideoFormat) -> String {
         let cs: String
         switch f.pixelFormat {
-        case .yuv420p: cs = "C420jpeg XYSCSS=420JPEG"
+        case .yuv420p: cs = chroma420Tag(f.color.chromaLocation)
         case .yuv422p: cs = "C422 XYSCSS=422"
         case .yuv444p: cs = "C444 XYSCSS=444"
         default: cs = "Cmono"
         }
-        var s = "YUV4MPEG2 W\(f.width) H\(f.height) F\(f.frameRate.num):\(f.frameRate.den) Ip A\(f.sampleAspect.num):\(f.sampleAspect.den) \(cs)"
+        let a = f.sampleAspect.num > 0 && f.sampleAspect.den > 0 ? "\(f.sampleAspect.num):\(f.sampleAspect.den)" : "0:0"
+        var s = "YUV4MPEG2 W\(f.width) H\(f.height) F\(f.frameRate.num):\(f.frameRate.den) Ip A\(a) \(cs)"
         if f.range == .full { s += " XCOLORRANGE=FULL" }
+        if f.range == .limited { s += " XCOLORRANGE=LIMITED" }
         return s
     }
 }

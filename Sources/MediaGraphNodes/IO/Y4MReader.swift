@@ -4,7 +4,7 @@ import MediaGraphCore
 /// the packed planes. Everything the header declares is checked against `MediaLimits` before a
 /// frame is allocated; a truncated frame is an error naming the frame and byte offset.
 public final class Y4MReader {
-    /// Size, rate, aspect, range and pixel format from the header.
+    /// Size, rate, aspect, range, chroma siting and pixel format from the header.
     public let format: VideoFormat
     let file: InputFile
     /// Frames read so far.
@@ -29,7 +29,7 @@ public final class Y4MReader {
         let h = try Y4MHeader.parse(line, source: file.displayName)
         // Odd sizes with subsampled chroma: the chroma planes round up, as ffmpeg does.
         format = VideoFormat(pixelFormat: h.pixelFormat, width: h.width, height: h.height, frameRate: h.rate,
-                             range: h.range, sampleAspect: h.aspect)
+                             range: h.range, color: VideoColor(chromaLocation: h.chromaLocation), sampleAspect: h.aspect)
     }
 
     /// The next frame (a pooled buffer, pts = its index in frame ticks), or nil at the end.

@@ -34,7 +34,8 @@ public final class RawSource: SourceNode, RegisteredNode {
             throw NodeFailure("param 'rate': \(problem)")
         }
         format = VideoFormat(pixelFormat: pf, width: width, height: height, frameRate: rate,
-                             range: p.string("range").flatMap(ColorRange.init(rawValue:)))
+                             range: p.string("range").flatMap(ColorRange.init(rawValue:)),
+                             sampleAspect: Rational(0, 1))   // unknown, as ffmpeg's rawvideo demuxer has it
         frameBytes = pf.packedFrameSize(width: format.width, height: format.height)
         file = try InputFile(path: p.path("path")!)
         file.stop = setup.stop

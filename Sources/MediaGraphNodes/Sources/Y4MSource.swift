@@ -1,8 +1,8 @@
 import MediaGraphCore
 
-/// `y4msrc`: reads a YUV4MPEG2 file or stdin ("-"). Size, rate, aspect and chroma format come
-/// from the stream header (`Y4MReader`); a truncated last frame is an error naming the frame and
-/// byte offset.
+/// `y4msrc`: reads a YUV4MPEG2 file or stdin ("-"). Size, rate, aspect, chroma format and
+/// siting and range come from the stream header (`Y4MReader`); a truncated last frame is an
+/// error naming the frame and byte offset.
 public final class Y4MSource: SourceNode, RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "y4msrc",
