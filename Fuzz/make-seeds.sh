@@ -65,3 +65,71 @@ printf '\x0b' | cat - fuzz-hevc/10bit.hevc > fuzz-decode/hevc-10bit-444.bin
 ff -f lavfi -i testsrc=size=32x24:rate=25 -frames:v 2 -pix_fmt yuv420p -c:v libx264 -preset ultrafast /tmp/mg-seed-32x24.h264
 { printf '\x04'; cat fuzz-h264/baseline.h264 /tmp/mg-seed-32x24.h264; } > fuzz-decode/h264-size-change.bin
 rm -f /tmp/mg-seed-32x24.h264
+
+# File source: a byte choosing the extension (index into the harness's list: 0 mp4, 1 mov,
+# 2 mkv, 3 webm, 4 ts, 5 flv, 6 avi, 7 ogg, 8 mp3, 9 wav, 10 aac, 11 h264, 12 hevc, 13 ivf,
+# 14 y4m), a byte of mode bits (0 seek, 1 decode, 2–3 trim, 4 errors: skip), then the file:
+# tiny files with a video and an audio stream in each container.
+mkdir -p fuzz-filesrc
+tmp=$(mktemp -d)
+vid=(-f lavfi -i testsrc=size=16x16:rate=25 -f lavfi -i sine=frequency=440:sample_rate=8000 -frames:v 3 -t 0.12 -pix_fmt yuv420p)
+ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a aac -b:a 8k "$tmp/a.mp4"
+ff "${vid[@]}" -c:v libx265 -x265-params log-level=none -c:a aac -b:a 8k -tag:v hvc1 "$tmp/a.mov"
+ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a libopus -b:a 6k -ar 48000 "$tmp/a.mkv"
+ff "${vid[@]}" -c:v libvpx-vp9 -b:v 20k -c:a libopus -b:a 6k -ar 48000 "$tmp/a.webm"
+ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a aac -b:a 8k "$tmp/a.ts"
+ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a aac -b:a 8k "$tmp/a.flv"
+ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a libmp3lame -b:a 8k "$tmp/a.avi"
+ff -f lavfi -i sine=frequency=440:sample_rate=8000 -t 0.1 -c:a libopus -b:a 6k -ar 48000 "$tmp/a.ogg"
+ff -f lavfi -i sine=frequency=440:sample_rate=8000 -t 0.1 -c:a libmp3lame -b:a 8k "$tmp/a.mp3"
+ff -f lavfi -i testsrc=size=16x16:rate=25 -frames:v 2 -c:v libx264 -preset ultrafast -bf 1 -frag_duration 40000 \
+    -movflags +frag_keyframe+empty_moov+default_base_moof "$tmp/frag.mp4"
+b() { printf "\\x$(printf %02x "$1")\\x$(printf %02x "$2")"; }
+{ b 0 0; cat "$tmp/a.mp4"; } > fuzz-filesrc/mp4-h264-aac.bin
+{ b 0 2; cat "$tmp/a.mp4"; } > fuzz-filesrc/mp4-h264-aac-decode.bin
+{ b 0 7; cat "$tmp/frag.mp4"; } > fuzz-filesrc/mp4-fragmented-seek-decode-start.bin
+{ b 1 2; cat "$tmp/a.mov"; } > fuzz-filesrc/mov-hevc-aac-decode.bin
+{ b 2 8; cat "$tmp/a.mkv"; } > fuzz-filesrc/mkv-h264-opus-end.bin
+{ b 3 2; cat "$tmp/a.webm"; } > fuzz-filesrc/webm-vp9-opus-decode.bin
+{ b 4 12; cat "$tmp/a.ts"; } > fuzz-filesrc/ts-h264-adts-start-duration.bin
+{ b 5 16; cat "$tmp/a.flv"; } > fuzz-filesrc/flv-h264-aac-skip.bin
+{ b 6 2; cat "$tmp/a.avi"; } > fuzz-filesrc/avi-h264-mp3-decode.bin
+{ b 7 2; cat "$tmp/a.ogg"; } > fuzz-filesrc/ogg-opus-decode.bin
+{ b 8 1; cat "$tmp/a.mp3"; } > fuzz-filesrc/mp3-seek.bin
+{ b 9 2; cat fuzz-wav/s16.wav; } > fuzz-filesrc/wav-decode.bin
+{ b 10 0; cat fuzz-adts/mono.aac; } > fuzz-filesrc/adts.bin
+{ b 11 2; cat fuzz-h264/bframes.h264; } > fuzz-filesrc/h264-raw-decode.bin
+{ b 12 0; cat fuzz-hevc/bframes.hevc; } > fuzz-filesrc/hevc-raw.bin
+{ b 13 2; cat fuzz-ivf/vp8.ivf; } > fuzz-filesrc/ivf-vp8-decode.bin
+{ b 14 2; cat fuzz-y4m/420.y4m; } > fuzz-filesrc/y4m-decode.bin
+
+# Codec configuration records: a byte choosing the record (0 avcC, 1 hvcC, 2 Annex B parameter
+# sets (bit 7: HEVC), 3 OpusHead, 4 AudioSpecificConfig, 5 ADTS, 6 VP9 level), then the record
+# as the containers above store it.
+mkdir -p fuzz-records
+python3 - "$tmp" <<'PY'
+import sys
+tmp = sys.argv[1]
+def box(data, name):
+    """The payload of the first box called `name` (found by its type code)."""
+    i = data.find(name.encode())
+    size = int.from_bytes(data[i - 4:i], "big")
+    return data[i + 4:i - 4 + size]
+mp4, mov = open(f"{tmp}/a.mp4", "rb").read(), open(f"{tmp}/a.mov", "rb").read()
+ogg = open(f"{tmp}/a.ogg", "rb").read()
+out = {
+    "avcC.bin": b"\x00" + box(mp4, "avcC"),
+    "hvcC.bin": b"\x01" + box(mov, "hvcC"),
+    "annexb-h264.bin": b"\x02" + open("fuzz-h264/baseline.h264", "rb").read()[:200],
+    "annexb-hevc.bin": b"\x82" + open("fuzz-hevc/bframes.hevc", "rb").read()[:300],
+    "opushead.bin": b"\x03" + ogg[ogg.find(b"OpusHead"):][:19],
+    "opushead-family1.bin": b"\x03" + b"OpusHead\x01\x03\x38\x01\x80\xbb\x00\x00\x00\x00\x01\x02\x01\x00\x02\x01",
+    "asc-lc-8k-mono.bin": b"\x04\x15\x88",
+    "asc-he-explicit-rate.bin": b"\x04\x2f\x80\x1f\x40\x08\x80",
+    "adts.bin": b"\x05" + open("fuzz-adts/mono.aac", "rb").read()[:64],
+    "vp9-level-1080p30.bin": b"\x06" + (1920).to_bytes(2, "big") + (1080).to_bytes(2, "big") + (30).to_bytes(2, "big") + (1).to_bytes(2, "big"),
+}
+for name, data in out.items():
+    open(f"fuzz-records/{name}", "wb").write(data)
+PY
+rm -rf "$tmp"

@@ -6,6 +6,7 @@
 #   FUZZ_RUNS=1000000     instead: stop each target after this many executions (no time limit)
 #   FUZZ_TARGETS="a b"    which targets (default: all; names as in Fuzz/Harnesses/Package.swift)
 #   FUZZ_ARGS="..."       more libFuzzer flags, e.g. -runs=1000000 or -jobs=2
+#   FUZZ_BUILD=0          run the harnesses already built (skip `swift build`)
 #
 # Each target starts from its committed seeds (Fuzz/Seeds/<target>/) plus what earlier runs found
 # (.build-fuzz/corpus/<target>/, kept between runs). A crash, a hang (-timeout=5 s) or running out
@@ -21,8 +22,10 @@ if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); label="$FUZZ_RUNS r
 all=$(sed -n 's/^ *("\(fuzz-[a-z0-9-]*\)".*/\1/p' "$root/Fuzz/Harnesses/Package.swift")
 targets=${FUZZ_TARGETS:-$all}
 
-swift build -c release --package-path "$root/Fuzz/Harnesses" --scratch-path "$scratch" \
-    -Xswiftc -sanitize=fuzzer,address
+if [ "${FUZZ_BUILD:-1}" != 0 ]; then
+    swift build -c release --package-path "$root/Fuzz/Harnesses" --scratch-path "$scratch" \
+        -Xswiftc -sanitize=fuzzer,address
+fi
 
 # Swift's own crash backtracer would run inside ASan's and libFuzzer's handlers: leave crashes to
 # them. LeakSanitizer's check at exit is off because Swift keeps some global objects (the node
@@ -30,6 +33,9 @@ swift build -c release --package-path "$root/Fuzz/Harnesses" --scratch-path "$sc
 # every run would end with a false "leak"; libFuzzer's check for leaks per input stays on.
 export SWIFT_BACKTRACE=enable=no
 export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0}
+# libFuzzer's check for leaks per input reports every unreachable block once it runs, those
+# globals included: the same suppressions as `make test-sanitize` (each with its reason there).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}
 mkdir -p "$scratch/logs"
 summary=()
 failed=0

@@ -25,6 +25,8 @@ let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-mp4mux", ["MediaGraphCore", "MediaGraphMP4"]),
     ("fuzz-plugin", ["MediaGraphCore", "MediaGraphPlugins"]),
     ("fuzz-decode", ["MediaGraphCore", "MediaGraphCodecs", "MediaGraphMP4"]),
+    ("fuzz-records", ["MediaGraphCore", "MediaGraphMP4"]),
+    ("fuzz-filesrc", ["MediaGraphCore", "MediaGraphCodecs", "MediaGraphNodes"]),
 ]
 
 let package = Package(
