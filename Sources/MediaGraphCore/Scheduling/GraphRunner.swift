@@ -23,7 +23,7 @@ public final class GraphRunner {
     public let stop: StopFlag
     let options: Options
     private var running: [RunningNode] = []
-    private let failure = Mutex<Error?>(nil)
+    private let failure = Lock<Error?>(nil)
     private var progressSource: RunningNode?
 
     public init(graph: ValidatedGraph, stop: StopFlag = StopFlag(), options: Options = Options()) {
