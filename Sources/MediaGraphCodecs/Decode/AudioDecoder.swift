@@ -99,11 +99,11 @@ public final class AudioDecoder {
     }
 
     /// Sends an encoded packet. A packet flagged `.endOfPresentation` sets the end mark at its
-    /// pts + duration. Call `receive` until it returns nil before sending the next one. Throws
-    /// when libavcodec rejects the packet; the decoder stays usable.
+    /// pts + duration - discardPadding. Call `receive` until it returns nil before sending the
+    /// next one. Throws when libavcodec rejects the packet; the decoder stays usable.
     public func send(_ packet: SampleBuffer) throws {
         if packet.flags.contains(.endOfPresentation), packet.pts != SampleBuffer.noTime {
-            pendingEnd = samples(packet.pts + max(0, packet.duration))
+            pendingEnd = samples(packet.pts + max(0, packet.duration - max(0, packet.discardPadding)))
         }
         try send(bytes: packet.bytes, pts: packet.pts, dts: packet.dts, duration: packet.duration)
     }

@@ -37,6 +37,11 @@ public final class SampleBuffer {
     public var bytes: [UInt8]
     /// Number of audio sample frames (per channel) in a raw audio buffer.
     public var sampleCount: Int
+    /// On an encoded audio packet flagged `.endOfPresentation`: ticks at the end of it that are
+    /// padding, not presented (the container's discard padding). `duration` still covers them, as
+    /// the container stores it, so a stream copy keeps the packet as ffmpeg's `-c copy` does; a
+    /// decoder ends presentation at pts + duration - discardPadding.
+    public var discardPadding: Int64 = 0
 
     /// Pooled plane memory of a raw video frame.
     @usableFromInline let block: UnsafeMutableRawPointer?
@@ -113,6 +118,7 @@ public final class SampleBuffer {
         duration = other.duration
         timeBase = other.timeBase
         flags = other.flags
+        discardPadding = other.discardPadding
         codecConfiguration = other.codecConfiguration
     }
 

@@ -12,7 +12,9 @@ import MediaGraphMP4
 /// lead-in comes out before zero (decoders drop it, muxers hide it with an edit list). With
 /// `end`/`duration` a stream stops after the last packet (in decode order) whose pts is before
 /// the end, and the packet whose presentation reaches the end carries `.endOfPresentation` with
-/// its duration cut there, so decoders present nothing beyond it.
+/// its duration cut there, so decoders present nothing beyond it. The discard padding a container
+/// marks at the end of the last audio packet is `SampleBuffer.discardPadding` (with
+/// `.endOfPresentation`); the packet keeps its duration, as in ffmpeg's stream copy.
 public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     public static let typeInfo = NodeTypeInfo(
         name: "filesrc",
@@ -179,6 +181,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         demuxer.select(selected)
         lookahead.removeAll { !selected.contains($0.streamIndex) }
+        startAtTheStreamsRead()
         guard trim.hasStart, !selected.isEmpty else { return }
         lookahead.removeAll()
         var target = (demuxer.container.startTime ?? 0) + trim.startMicros
@@ -188,6 +191,22 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             target -= 3 * 1_000_000 / 23
         }
         do { try demuxer.seek(toMicroseconds: target) } catch let e as DemuxError { throw NodeFailure(e.message) }
+    }
+
+    /// In a file whose timestamps may jump (MPEG-TS …) and without a trim, zero is the earliest
+    /// start of the streams read when that is after the file's start, as ffmpeg's "Correcting
+    /// start time" does: a TS's video read alone starts at zero even where its audio starts earlier.
+    func startAtTheStreamsRead() {
+        guard demuxer.container.allowsDiscontinuities, !trim.hasStart, trim.lengthMicros == nil,
+              let fileStart = demuxer.container.startTime else { return }
+        let micros = Rational(1, 1_000_000)
+        let starts = streams.filter(\.isActive).compactMap { s in
+            s.description.info.startTime.map { Demuxer.rescale($0, from: s.description.info.timeBase, to: micros) }
+        }
+        guard let start = starts.min(), start > fileStart else { return }
+        for s in streams where s.isActive {
+            s.offset = Demuxer.rescale(start, from: micros, to: s.description.info.timeBase)
+        }
     }
 
     /// One packet: timestamps rebased and completed, the end rule applied, then sent.
@@ -255,15 +274,18 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             return
         }
         var flags: BufferFlags = p.isKeyFrame ? .keyFrame : []
+        var padding: Int64 = 0
         if p.skipEnd > 0 && info.kind == .audio {
-            // padding the container marks at the end of the last packet (its duration then ends
-            // where presentation ends; Ogg's demuxer has already shortened it)
+            // padding the container marks at the end of the last packet: the packet keeps its
+            // duration (a copy is ffmpeg's copy, whose muxer ignores the padding) and decoders
+            // end presentation before the padding (Ogg's demuxer has already shortened it)
             flags.insert(.endOfPresentation)
-            if demuxer.container.formatName != "ogg" && duration > Int64(p.skipEnd) { duration -= Int64(p.skipEnd) }
+            if demuxer.container.formatName != "ogg" && duration > Int64(p.skipEnd) { padding = Int64(p.skipEnd) }
         }
-        if let end = s.end, pts < end, pts + duration >= end {
+        if let end = s.end, pts < end, pts + duration - padding >= end {
             // the picture or samples that reach the end: presentation stops within this packet
             duration = end - pts
+            padding = 0
             flags.insert(.endOfPresentation)
         }
         if let last = s.lastDTS {
@@ -277,6 +299,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         let buffer = SampleBuffer(bytes: s.description.payload(p.bytes), format: s.description.format, pts: pts, dts: dts,
                                   duration: max(0, duration), timeBase: outTB, flags: flags)
         buffer.codecConfiguration = s.description.configuration
+        buffer.discardPadding = padding
 
         if let end = s.end {
             if dts >= end && pts >= end {
@@ -368,7 +391,7 @@ final class FileStreamState {
     let name: String
     let description: FileStreamDescription
     /// Ticks (of the container's time base) subtracted from its timestamps: time zero.
-    let offset: Int64
+    var offset: Int64
     /// Ticks (of the port's time base) after zero where presentation ends.
     let end: Int64?
     /// A packet's duration when the container gives none (container ticks).
