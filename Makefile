@@ -4,7 +4,7 @@ CONFIG ?= release
 BIN = .build/$(CONFIG)/mediagraph
 PREFIX ?= /usr/local
 
-.PHONY: setup build run test bench clean install check-install
+.PHONY: setup build run test bench fuzz test-sanitize clean install check-install
 
 setup:
 	./scripts/setup.sh
@@ -30,9 +30,18 @@ bench: build
 install: build
 	SWIFT=$(SWIFT) ./scripts/install.sh "$(PREFIX)" $(CONFIG)
 
-# Installs into a temporary prefix and checks the files and that `man -l` renders the page (CI).
+# Installs into a temporary prefix and checks the files and that `man -l` renders the page (not part
+# of `test`: the manual plugin rebuilds the package, minutes on 2 cores).
 check-install: build
 	SWIFT=$(SWIFT) ./scripts/check-install.sh $(CONFIG)
+
+# libFuzzer harnesses with address sanitizer, FUZZ_SECONDS (60) per target (README, "Fuzzing").
+fuzz: setup
+	./Fuzz/run.sh
+
+# The tests under address (+ undefined behaviour in C) and thread sanitizers; not part of `test`.
+test-sanitize: setup
+	./scripts/test-sanitize.sh
 
 clean:
 	rm -rf .build out

@@ -19,6 +19,12 @@ let package = Package(
         .library(name: "MediaGraphCore", targets: ["MediaGraphCore"]),
         .library(name: "MediaGraphNodes", targets: ["MediaGraphNodes"]),
         .library(name: "MediaGraphPluginKit", targets: ["MediaGraphPluginKit"]),
+        // the readers of untrusted input, for Fuzz/ (libFuzzer harnesses) and other packages
+        .library(name: "MediaGraphKernels", targets: ["MediaGraphKernels"]),
+        .library(name: "MediaGraphShader", targets: ["MediaGraphShader"]),
+        .library(name: "MediaGraphMP4", targets: ["MediaGraphMP4"]),
+        .library(name: "MediaGraphCodecs", targets: ["MediaGraphCodecs"]),
+        .library(name: "MediaGraphPlugins", targets: ["MediaGraphPlugins"]),
         // the example run-time plugin: .build/<config>/libExampleFilters.so
         .library(name: "ExampleFilters", type: .dynamic, targets: ["ExampleFilters"]),
     ],

@@ -10,13 +10,21 @@ enum CLI {
         return url.path
     }()
 
-    /// The newest built binary: release (what `make test` builds) or debug.
+    /// The binary built beside these tests (so the sanitizer builds' tests run their own CLI),
+    /// else the newest of release (what `make test` builds) and debug.
     static let binary: String = {
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("mediagraph").path
+        if FileManager.default.isExecutableFile(atPath: beside) { return beside }
         let candidates = [root + "/.build/release/mediagraph", root + "/.build/debug/mediagraph"]
         let existing = candidates.filter { FileManager.default.isExecutableFile(atPath: $0) }
         func mtime(_ p: String) -> Date { (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? .distantPast }
         return existing.max { mtime($0) < mtime($1) } ?? candidates[0]
     }()
+
+    /// Seconds a hostile input may take: 5 in a release build; `make test-sanitize` runs debug
+    /// builds under sanitizers, several times slower, and scales it by MEDIAGRAPH_TEST_TIME_SCALE.
+    static let timeLimit = 5.0 * (Double(ProcessInfo.processInfo.environment["MEDIAGRAPH_TEST_TIME_SCALE"] ?? "") ?? 1)
 
     struct Result {
         var status: Int32

@@ -134,7 +134,7 @@ import Testing
         let r = try Tool.mediagraph(["validate", "--plugin", so, dir + "/g.json"])
         #expect(r.status == 2)
         #expect(r.stderr.contains("error: plugin \(so): \(c.2)"), "\(r.stderr)")
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < Tool.timeLimit)
         let listed = try Tool.mediagraph(["plugins", "--plugin", so])
         #expect(listed.status == 0 && listed.out.contains("plugin \(so): \(c.2)"), "\(listed.out)")
     }
@@ -164,6 +164,6 @@ import Testing
         let r = try Tool.mediagraph(["validate", dir + "/g.json"], env: ["FREI0R_PATH": dir])
         #expect(r.status == 2)
         #expect(r.stderr.contains("error: plugin \(dir)/evil.so: f0r_plugin_info field 'num_params' is 1073741824; expected 0…256"), "\(r.stderr)")
-        #expect(Date().timeIntervalSince(start) < 5)
+        #expect(Date().timeIntervalSince(start) < Tool.timeLimit)
     }
 }

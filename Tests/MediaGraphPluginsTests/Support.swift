@@ -10,8 +10,12 @@ enum Tool {
         return url.path
     }()
 
-    /// The newest of .build/release and .build/debug that has `file`.
+    /// `file` built beside these tests (so the sanitizer builds' tests use their own), else the
+    /// newest of .build/release and .build/debug that has it.
     static func built(_ file: String) -> String? {
+        let beside = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent(file).path
+        if FileManager.default.fileExists(atPath: beside) { return beside }
         let candidates = [root + "/.build/release/" + file, root + "/.build/debug/" + file]
         func mtime(_ p: String) -> Date { (try? FileManager.default.attributesOfItem(atPath: p)[.modificationDate] as? Date) ?? .distantPast }
         return candidates.filter { FileManager.default.fileExists(atPath: $0) }.max { mtime($0) < mtime($1) }
@@ -20,6 +24,10 @@ enum Tool {
     static var mediagraphBinary: String { built("mediagraph") ?? root + "/.build/release/mediagraph" }
     /// The example plugin SwiftPM builds (`swift build` builds the dynamic library product).
     static var examplePlugin: String? { built("libExampleFilters.so") }
+
+    /// Seconds a hostile input may take: 5 in a release build; `make test-sanitize` runs debug
+    /// builds under sanitizers, several times slower, and scales it by MEDIAGRAPH_TEST_TIME_SCALE.
+    static let timeLimit = 5.0 * (Double(ProcessInfo.processInfo.environment["MEDIAGRAPH_TEST_TIME_SCALE"] ?? "") ?? 1)
 
     struct Result {
         var status: Int32

@@ -9,8 +9,10 @@ import MediaGraphShader
 /// bound, and runs on a thread with an 8 MiB stack, as graph threads have (`mediagraph validate`
 /// compiles on the main thread, also 8 MiB: EndToEndTests.HostileShaderCLITests covers it).
 struct HostileShaderTests {
-    /// Generous: each takes well under a second in a release build.
-    static let timeLimit = 5.0
+    /// Generous: each takes well under a second in a release build. `make test-sanitize` runs
+    /// a debug build under sanitizers, several times slower, and scales it by
+    /// MEDIAGRAPH_TEST_TIME_SCALE.
+    static let timeLimit = 5.0 * (Double(ProcessInfo.processInfo.environment["MEDIAGRAPH_TEST_TIME_SCALE"] ?? "") ?? 1)
 
     /// Compiles (and binds) `source` on an 8 MiB-stack thread; the first diagnostic as
     /// "line:column: error: message" ("" when it compiles) and the seconds it took.

@@ -30,10 +30,10 @@ final class DecoderFramePool: @unchecked Sendable {
     let timeBase: Rational
     /// Pools by padded layout; a stream that changes size keeps at most a few (older ones die
     /// with their last frame).
-    private let pools = Mutex<[(PoolKey, FramePool)]>([])
+    private let pools = Lock<[(PoolKey, FramePool)]>([])
     /// Base addresses of every block this decoder has given libavcodec (bounded by the pools'
     /// allocation counts): tests check that decoded frames lie in them.
-    private let blocks = Mutex<Set<UInt>>([])
+    private let blocks = Lock<Set<UInt>>([])
     private let served = Atomic<Int>(0)
     private let declined = Atomic<Int>(0)
 
@@ -138,7 +138,7 @@ final class DecoderFramePool: @unchecked Sendable {
 
     /// Opaque pointers of the pooled pictures libavcodec holds (value: shown already), for every
     /// decoder: the free callback has only the opaque pointer to go by.
-    static let live = Mutex<[UInt: Bool]>([:])
+    static let live = Lock<[UInt: Bool]>([:])
 }
 
 /// The AVBuffer free callback of pooled pictures: forget the picture, then drop libavcodec's

@@ -89,12 +89,13 @@ public final class VideoDecoder {
         let rate = declared.frameRate.num > 0 && declared.frameRate.den > 0 ? declared.frameRate : Rational(25, 1)
         let tb = declared.timeBase
         nominalDuration = max(1, Int64((Double(rate.den) * Double(tb.den) / (Double(rate.num) * Double(max(1, tb.num)))).rounded()))
-        pool = DecoderFramePool(timeBase: tb)
-        poolOpaque = Unmanaged.passRetained(pool)
-
         let decoder = try DecoderContext.findDecoder(input.codec, component: component)
         decoderName = String(cString: decoder.pointee.name)
         decodesIntoPool = decoder.pointee.capabilities & AV_CODEC_CAP_DR1 != 0
+        pool = DecoderFramePool(timeBase: tb)
+        poolOpaque = Unmanaged.passRetained(pool)
+        // From here every stored property is set: a throw runs deinit, which releases the pool
+        // (and frees the context once `context` holds it), so nothing below releases it again.
         let ctx = try DecoderContext.allocate(decoder, extradata: input.extradata, timeBase: input.timeBase, component: component)
         ctx.pointee.width = Int32(input.raw.width)
         ctx.pointee.height = Int32(input.raw.height)
@@ -115,12 +116,7 @@ public final class VideoDecoder {
             // libavcodec 59 still asks whether the callback may run on its frame threads: it may
             mg_declare_thread_safe_callbacks(ctx)
         }
-        do {
-            try DecoderContext.open(ctx, decoder, component: component)
-        } catch {
-            poolOpaque.release()
-            throw error
-        }
+        try DecoderContext.open(ctx, decoder, component: component) // frees ctx when it throws
         context = ctx
         if ctx.pointee.active_thread_type & FF_THREAD_FRAME != 0 { frameThreadDepth = max(0, Int(ctx.pointee.thread_count) - 1) }
         inFlight.reserveCapacity(frameThreadDepth + 2)

@@ -38,7 +38,7 @@ public struct FrameLayout: Hashable, Sendable {
 /// holds them is released, so in steady state no frame allocates and memory stays flat.
 public final class FramePool: @unchecked Sendable {
     public let layout: FrameLayout
-    private let free = Mutex<[UnsafeMutableRawPointer]>([])
+    private let free = Lock<[UnsafeMutableRawPointer]>([])
     private let allocated = Atomic<Int>(0)
     private let handedOut = Atomic<Int>(0)
 
@@ -79,7 +79,7 @@ public final class FramePool: @unchecked Sendable {
         }
     }
 
-    private static let registry = Mutex<[FrameLayout: FramePool]>([:])
+    private static let registry = Lock<[FrameLayout: FramePool]>([:])
 
     /// All pools created so far, for statistics.
     public static var allPools: [FramePool] { registry.withLock { Array($0.values) } }

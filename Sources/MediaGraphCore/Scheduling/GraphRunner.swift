@@ -23,7 +23,7 @@ public final class GraphRunner {
     public let stop: StopFlag
     let options: Options
     private(set) var running: [RunningNode] = []
-    private let failure = Mutex<Error?>(nil)
+    private let failure = Lock<Error?>(nil)
     private var progressSource: RunningNode?
 
     public init(graph: ValidatedGraph, stop: StopFlag = StopFlag(), options: Options = Options()) {
@@ -63,13 +63,14 @@ public final class GraphRunner {
     /// Buffers produced so far by the main source, and how many it will produce if known.
     public var progress: (done: Int, total: Int?) {
         guard let s = progressSource else { return (0, nil) }
-        return (s.stats.buffersOut, (s.instance as? SourceNode)?.expectedCount)
+        return (s.sent.load(ordering: .relaxed), (s.instance as? SourceNode)?.expectedCount)
     }
 
     /// Per-node statistics (complete once `run` has returned).
     public var statistics: [NodeStatistics] {
         running.map { r in
             var s = r.stats
+            s.buffersOut = r.sent.load(ordering: .relaxed)
             if let inbox = r.inbox {
                 s.inputWaitNanos = inbox.popWaitNanos
                 s.queueFullNanos = inbox.pushWaitNanos

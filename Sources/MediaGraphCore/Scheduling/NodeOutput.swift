@@ -20,7 +20,7 @@ public final class NodeOutput {
     /// Sends a buffer on output `port`. Pass the last reference (`consume buf`): a consumer that
     /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.
     public func send(_ buffer: consuming SampleBuffer, port: Int = 0) throws {
-        owner.stats.buffersOut &+= 1
+        owner.sent.wrappingAdd(1, ordering: .relaxed)
         let ls = links[port]
         if ls.count == 1 {
             try deliver(consume buffer, to: ls[0])

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A node while the graph runs: its instance, its output wiring, its queue if it has its own
 /// thread, and its statistics.
 final class RunningNode {
@@ -9,6 +11,9 @@ final class RunningNode {
     var inbox: Inbox?
     var remainingInputs: Int
     var stats: NodeStatistics
+    /// Buffers sent so far: an atomic, because the progress line reads it from a timer thread
+    /// while the node's thread counts (`stats.buffersOut` is filled from it after the run).
+    let sent = Atomic<Int>(0)
     var finished = false
     /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
     let mailbox = ParamMailbox()

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# `make fuzz`: builds the libFuzzer harnesses (Fuzz/Harnesses) with libFuzzer and address
+# sanitizer instrumentation on every module, then runs each target in turn for a fixed time.
+#
+#   FUZZ_SECONDS=60       seconds per target
+#   FUZZ_RUNS=1000000     instead: stop each target after this many executions (no time limit)
+#   FUZZ_TARGETS="a b"    which targets (default: all; names as in Fuzz/Harnesses/Package.swift)
+#   FUZZ_ARGS="..."       more libFuzzer flags, e.g. -runs=1000000 or -jobs=2
+#   FUZZ_BUILD=0          run the harnesses already built (skip `swift build`)
+#
+# Each target starts from its committed seeds (Fuzz/Seeds/<target>/) plus what earlier runs found
+# (.build-fuzz/corpus/<target>/, kept between runs). A crash, a hang (-timeout=5 s) or running out
+# of memory (-rss_limit_mb=1024) writes the input to Fuzz/Crashes/<target>/ and fails the run;
+# reproduce with `.build-fuzz/release/<target> Fuzz/Crashes/<target>/crash-…`. Logs go to
+# .build-fuzz/logs/<target>.log. Prints the executions of every target at the end.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+scratch="$root/.build-fuzz"
+seconds=${FUZZ_SECONDS:-60}
+limit=(-max_total_time="$seconds"); label="${seconds}s"
+if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); label="$FUZZ_RUNS runs"; fi
+all=$(sed -n 's/^ *("\(fuzz-[a-z0-9-]*\)".*/\1/p' "$root/Fuzz/Harnesses/Package.swift")
+targets=${FUZZ_TARGETS:-$all}
+
+if [ "${FUZZ_BUILD:-1}" != 0 ]; then
+    swift build -c release --package-path "$root/Fuzz/Harnesses" --scratch-path "$scratch" \
+        -Xswiftc -sanitize=fuzzer,address
+fi
+
+# Swift's own crash backtracer would run inside ASan's and libFuzzer's handlers: leave crashes to
+# them. LeakSanitizer's check at exit is off because Swift keeps some global objects (the node
+# registry's type tables) behind pointers packed into enum payloads, which it cannot see, so
+# every run would end with a false "leak"; libFuzzer's check for leaks per input stays on.
+export SWIFT_BACKTRACE=enable=no
+export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0}
+# libFuzzer's check for leaks per input reports every unreachable block once it runs, those
+# globals included: the same suppressions as `make test-sanitize` (each with its reason there).
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}
+mkdir -p "$scratch/logs"
+summary=()
+failed=0
+for t in $targets; do
+    bin="$scratch/release/$t"
+    [ -x "$bin" ] || { echo "no fuzz target '$t'; targets: $(echo $all)" >&2; exit 2; }
+    corpus="$scratch/corpus/$t"
+    crashes="$root/Fuzz/Crashes/$t"
+    log="$scratch/logs/$t.log"
+    mkdir -p "$corpus" "$crashes"
+    # Each target runs in an empty directory of its own: whatever it reads or writes by a relative
+    # path stays there. The graph target gets a few input files there to name.
+    work=$(mktemp -d "${TMPDIR:-/tmp}/mediagraph-fuzz-$t.XXXXXX")
+    if [ "$t" = fuzz-graph ]; then
+        cp "$root/Fuzz/Seeds/fuzz-y4m/420.y4m" "$work/in.y4m"
+        cp "$root/Fuzz/Seeds/fuzz-wav/s16.wav" "$work/in.wav"
+        cp "$root/Fuzz/Seeds/fuzz-shader/swirl.glsl" "$work/in.glsl"
+        cp "$root/Fuzz/Seeds/fuzz-cube/domain3.cube" "$work/in.cube"
+        cp "$root/Fuzz/Seeds/fuzz-h264/bframes.h264" "$work/in.h264"
+        cp "$root/Fuzz/Seeds/fuzz-ivf/vp9.ivf" "$work/in.ivf"
+        cp "$root/Fuzz/Seeds/fuzz-adts/mono.aac" "$work/in.aac"
+    fi
+    dict=()
+    [ -f "$root/Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="$root/Fuzz/Dictionaries/$t.dict")
+    echo "== $t: $label (log: $log)"
+    start=$(date +%s)
+    set +e
+    (cd "$work" && "$bin" "${limit[@]}" -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
+        -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1
+    status=$?
+    set -e
+    elapsed=$(( $(date +%s) - start ))
+    rm -rf "$work"
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    if [ $status -eq 0 ]; then
+        result=ok
+    else
+        failed=1
+        artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+        result="FAILED (exit $status) ${artifact:-see $log}"
+        grep -m1 -E "ERROR: |Fatal error|SUMMARY" "$log" || true
+    fi
+    summary+=("$(printf '%-16s %12s executions %6ss  %s' "$t" "${runs:-?}" "$elapsed" "$result")")
+done
+
+echo
+echo "fuzz summary ($label per target):"
+printf '%s\n' "${summary[@]}"
+exit $failed
