@@ -42,11 +42,13 @@ public final class PixelConverter {
     public let destination: VideoFormat
     public let algorithm: ScalingAlgorithm
     private var context: OpaquePointer?
-    /// sws_scale's pointer and stride arrays, allocated once.
-    private let sourcePlanes = UnsafeMutablePointer<UnsafePointer<UInt8>?>.allocate(capacity: 4)
-    private let destinationPlanes = UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>.allocate(capacity: 4)
-    private let sourceStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
-    private let destinationStrides = UnsafeMutablePointer<Int32>.allocate(capacity: 4)
+    /// sws_scale's pointer and stride arrays, allocated once (in init, after the size check: an
+    /// init that throws before every property is set runs no deinit, so nothing may be allocated
+    /// before that point).
+    private let sourcePlanes: UnsafeMutablePointer<UnsafePointer<UInt8>?>
+    private let destinationPlanes: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>
+    private let sourceStrides: UnsafeMutablePointer<Int32>
+    private let destinationStrides: UnsafeMutablePointer<Int32>
     private var frameNumber = 0
     /// libswscale reads one pixel past the end of each row of an odd-width RGB source (its
     /// two-pixel chroma averaging). Where the source's stride leaves no room for that after the
@@ -79,6 +81,10 @@ public final class PixelConverter {
         } else {
             lastRowCopy = nil
         }
+        sourcePlanes = .allocate(capacity: 4)
+        destinationPlanes = .allocate(capacity: 4)
+        sourceStrides = .allocate(capacity: 4)
+        destinationStrides = .allocate(capacity: 4)
         sourcePlanes.initialize(repeating: nil, count: 4)
         destinationPlanes.initialize(repeating: nil, count: 4)
         sourceStrides.initialize(repeating: 0, count: 4)
