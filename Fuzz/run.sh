@@ -31,8 +31,10 @@ fi
 # them. LeakSanitizer's check at exit is off because Swift keeps some global objects (the node
 # registry's type tables) behind pointers packed into enum payloads, which it cannot see, so
 # every run would end with a false "leak"; libFuzzer's check for leaks per input stays on.
+# Use-after-return detection is off (as in `make test-sanitize`): it maps an 11 MB fake stack
+# for every thread, and the file source and decoder targets start threads for every input.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0:detect_stack_use_after_return=0}
 # libFuzzer's check for leaks per input reports every unreachable block once it runs, those
 # globals included: the same suppressions as `make test-sanitize` (each with its reason there).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}
