@@ -65,8 +65,11 @@ for t in $targets; do
     echo "== $t: $label (log: $log)"
     start=$(date +%s)
     set +e
-    (cd "$work" && "$bin" "${limit[@]}" -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
-        -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1
+    # CPU seconds as well as wall-clock ones: at nice 19 on a busy machine the wall clock says
+    # more about the other processes than about the target.
+    TIMEFORMAT='%U %S'
+    { time { (cd "$work" && "$bin" "${limit[@]}" -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
+        -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1; } ; } 2>"$log.cpu"
     status=$?
     set -e
     elapsed=$(( $(date +%s) - start ))
@@ -80,10 +83,12 @@ for t in $targets; do
         result="FAILED (exit $status) ${artifact:-see $log}"
         grep -m1 -E "ERROR: |Fatal error|SUMMARY" "$log" || true
     fi
-    summary+=("$(printf '%-16s %12s executions %6ss  %s' "$t" "${runs:-?}" "$elapsed" "$result")")
+    cpu=$(awk '{printf "%.0f", $1 + $2}' "$log.cpu" 2>/dev/null || echo "?")
+    rm -f "$log.cpu"
+    summary+=("$(printf '%-16s %12s executions %6ss (%ss CPU)  %s' "$t" "${runs:-?}" "$elapsed" "$cpu" "$result")")
 done
 
 echo
-echo "fuzz summary ($label per target):"
+echo "fuzz summary ($label per target, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "?")$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ", modified")):"
 printf '%s\n' "${summary[@]}"
 exit $failed
