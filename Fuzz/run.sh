@@ -7,9 +7,12 @@
 #   FUZZ_TARGETS="a b"    which targets (default: all; names as in Fuzz/Harnesses/Package.swift)
 #   FUZZ_ARGS="..."       more libFuzzer flags, e.g. -runs=1000000 or -jobs=2
 #   FUZZ_BUILD=0          run the harnesses already built (skip `swift build`)
+#   FUZZ_TIMEOUT=5        seconds (wall clock) one input may take before it counts as a hang;
+#                         raise it when fuzzing at nice 19 on a busy machine, where a starved
+#                         process can take longer than that over an input that takes 50 ms
 #
 # Each target starts from its committed seeds (Fuzz/Seeds/<target>/) plus what earlier runs found
-# (.build-fuzz/corpus/<target>/, kept between runs). A crash, a hang (-timeout=5 s) or running out
+# (.build-fuzz/corpus/<target>/, kept between runs). A crash, a hang (FUZZ_TIMEOUT) or running out
 # of memory (-rss_limit_mb=1024) writes the input to Fuzz/Crashes/<target>/ and fails the run;
 # reproduce with `.build-fuzz/release/<target> Fuzz/Crashes/<target>/crash-…`. Logs go to
 # .build-fuzz/logs/<target>.log. Prints the executions of every target at the end.
@@ -18,6 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 scratch="$root/.build-fuzz"
 seconds=${FUZZ_SECONDS:-60}
 limit=(-max_total_time="$seconds"); label="${seconds}s"
+timeout=${FUZZ_TIMEOUT:-5}
 if [ -n "${FUZZ_RUNS:-}" ]; then limit=(-runs="$FUZZ_RUNS"); label="$FUZZ_RUNS runs"; fi
 all=$(sed -n 's/^ *("\(fuzz-[a-z0-9-]*\)".*/\1/p' "$root/Fuzz/Harnesses/Package.swift")
 targets=${FUZZ_TARGETS:-$all}
@@ -31,8 +35,10 @@ fi
 # them. LeakSanitizer's check at exit is off because Swift keeps some global objects (the node
 # registry's type tables) behind pointers packed into enum payloads, which it cannot see, so
 # every run would end with a false "leak"; libFuzzer's check for leaks per input stays on.
+# Use-after-return detection is off (as in `make test-sanitize`): it maps an 11 MB fake stack
+# for every thread, and the file source and decoder targets start threads for every input.
 export SWIFT_BACKTRACE=enable=no
-export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0}
+export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0:detect_stack_use_after_return=0}
 # libFuzzer's check for leaks per input reports every unreachable block once it runs, those
 # globals included: the same suppressions as `make test-sanitize` (each with its reason there).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}
@@ -63,8 +69,11 @@ for t in $targets; do
     echo "== $t: $label (log: $log)"
     start=$(date +%s)
     set +e
-    (cd "$work" && "$bin" "${limit[@]}" -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 \
-        -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1
+    # CPU seconds as well as wall-clock ones: at nice 19 on a busy machine the wall clock says
+    # more about the other processes than about the target.
+    TIMEFORMAT='%U %S'
+    { time { (cd "$work" && "$bin" "${limit[@]}" -timeout="$timeout" -rss_limit_mb=1024 -print_final_stats=1 \
+        -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1; } ; } 2>"$log.cpu"
     status=$?
     set -e
     elapsed=$(( $(date +%s) - start ))
@@ -78,10 +87,12 @@ for t in $targets; do
         result="FAILED (exit $status) ${artifact:-see $log}"
         grep -m1 -E "ERROR: |Fatal error|SUMMARY" "$log" || true
     fi
-    summary+=("$(printf '%-16s %12s executions %6ss  %s' "$t" "${runs:-?}" "$elapsed" "$result")")
+    cpu=$(awk '{printf "%.0f", $1 + $2}' "$log.cpu" 2>/dev/null || echo "?")
+    rm -f "$log.cpu"
+    summary+=("$(printf '%-16s %12s executions %6ss (%ss CPU)  %s' "$t" "${runs:-?}" "$elapsed" "$cpu" "$result")")
 done
 
 echo
-echo "fuzz summary ($label per target):"
+echo "fuzz summary ($label per target, commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "?")$(git -C "$root" diff --quiet HEAD 2>/dev/null || echo ", modified")):"
 printf '%s\n' "${summary[@]}"
 exit $failed

@@ -28,7 +28,8 @@ public func fuzzGraph(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
     guard let spec = try? GraphFile.parse(text: text, file: "fuzz.json", baseDirectory: ".", overrides: overrides) else { return 0 }
     guard spec.nodes.allSatisfy({ $0.params.map(staysInWorkDirectory) ?? true }) else { return 0 }
-    _ = try? GraphBuilder.build(spec, registry: registry, dryRun: true)
+    // as `validate` does: the pure plan, then instantiation for inspection (nothing is run)
+    _ = try? GraphPlan(validating: spec, registry: registry).instantiate(for: .inspect)
     checkNothingWritten()
     return 0
 }
