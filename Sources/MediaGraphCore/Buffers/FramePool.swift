@@ -36,7 +36,7 @@ public struct FrameLayout: Hashable, Sendable {
 
 /// A pool of frame memory blocks of one layout. Blocks return to the pool when the buffer that
 /// holds them is released, so in steady state no frame allocates and memory stays flat.
-public final class FramePool: @unchecked Sendable {
+public final class FramePool: Sendable {
     public let layout: FrameLayout
     private let free = Lock<[UnsafeMutableRawPointer]>([])
     private let allocated = Atomic<Int>(0)
@@ -53,15 +53,20 @@ public final class FramePool: @unchecked Sendable {
     /// Buffers handed out (allocations plus reuses).
     public var bufferCount: Int { handedOut.load(ordering: .relaxed) }
 
-    /// A frame buffer from the pool (contents undefined), or nil if memory is exhausted.
-    public func makeBuffer(timeBase: Rational, format: VideoFormat) -> SampleBuffer {
+    /// A frame memory block from the pool (contents undefined).
+    public func makeMemory() -> FrameMemory {
         handedOut.add(1, ordering: .relaxed)
         let block = free.withLock { $0.popLast() } ?? {
             allocated.add(1, ordering: .relaxed)
             PoolStatistics.shared.recordAllocation(bytes: layout.byteCount)
             return UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
         }()
-        return SampleBuffer(pooledBlock: block, pool: self, format: format, timeBase: timeBase)
+        return FrameMemory(block: block, pool: self)
+    }
+
+    /// A writable frame of `format` in a block from the pool (contents undefined).
+    public func makeBuffer(timeBase: Rational, format: VideoFormat) -> WritableBuffer {
+        WritableBuffer(metadata: BufferMetadata(format: .video(format), timeBase: timeBase), frameMemory: makeMemory())
     }
 
     func recycle(_ block: UnsafeMutableRawPointer) {
