@@ -38,14 +38,15 @@ public struct FrameLayout: Hashable, Sendable {
 /// holds them is released, so in steady state no frame allocates and memory stays flat.
 public final class FramePool: Sendable {
     public let layout: FrameLayout
-    private let free = Lock<[UnsafeMutableRawPointer]>([])
+    /// Free blocks by address (plain integers: the lock's contents stay `Sendable`).
+    private let free = Lock<[UInt]>([])
     private let allocated = Atomic<Int>(0)
     private let handedOut = Atomic<Int>(0)
 
     public init(layout: FrameLayout) { self.layout = layout }
 
     deinit {
-        free.withLock { blocks in for b in blocks { b.deallocate() } }
+        free.withLock { blocks in for b in blocks { UnsafeMutableRawPointer(bitPattern: b)?.deallocate() } }
     }
 
     /// Blocks ever allocated by this pool (the high-water mark of frames alive at once).
@@ -56,7 +57,7 @@ public final class FramePool: Sendable {
     /// A frame memory block from the pool (contents undefined).
     public func makeMemory() -> FrameMemory {
         handedOut.add(1, ordering: .relaxed)
-        let block = free.withLock { $0.popLast() } ?? {
+        let block = free.withLock { $0.popLast() }.flatMap { UnsafeMutableRawPointer(bitPattern: $0) } ?? {
             allocated.add(1, ordering: .relaxed)
             PoolStatistics.shared.recordAllocation(bytes: layout.byteCount)
             return UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
@@ -70,7 +71,8 @@ public final class FramePool: Sendable {
     }
 
     func recycle(_ block: UnsafeMutableRawPointer) {
-        free.withLock { $0.append(block) }
+        let address = UInt(bitPattern: block)
+        free.withLock { $0.append(address) }
     }
 
     /// The process-wide pool for a layout: buffers of equal geometry share one pool.
