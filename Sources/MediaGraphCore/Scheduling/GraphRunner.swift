@@ -90,7 +90,7 @@ public final class GraphRunner {
     public func run() throws {
         for r in running {
             do { try r.instance.start() } catch {
-                record(GraphRunError(node: r.id, type: r.type, underlying: error))
+                record(r.attributed(error))
                 break
             }
         }
@@ -142,8 +142,8 @@ public final class GraphRunner {
                 let more: Bool
                 do {
                     more = try source.produce(output: r.output)
-                } catch let e as GraphRunError { throw e } catch let e as RunCancelled { throw e } catch {
-                    throw GraphRunError(node: r.id, type: r.type, underlying: error)
+                } catch {
+                    throw r.attributed(error)
                 }
                 r.stats.busyNanos &+= monotonicNanos() &- t0
                 if !more { break }
