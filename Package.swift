@@ -53,14 +53,13 @@ let package = Package(
         .systemLibrary(name: "CSwresample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
         // codecs: thin Swift over libavformat (reading containers), libavcodec, libvpx,
         // libswscale and libswresample.
-        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX"], swiftSettings: v5),
+        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX"]),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
         .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"], swiftSettings: v5),
         // built-in nodes: adapters from the modules above to the node protocols.
         .target(name: "MediaGraphNodes",
                 dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
-                               "MediaGraphCodecs", "MediaGraphMP4"],
-                swiftSettings: v5),
+                               "MediaGraphCodecs", "MediaGraphMP4"]),
         // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
         // Swift kit for writing plugins, and the example plugin.
         .target(name: "CMediaGraphPlugin"),

@@ -4,7 +4,7 @@ import MediaGraphCore
 /// A graph node running one instance of a C plugin's node type: it creates the instance when
 /// the input format is known, sets every param, then calls `process` for each frame (in place
 /// when the plugin allows it and the frame is unshared, into a new pooled frame otherwise).
-final class CPluginNode: MediaNode {
+final class CPluginNode: VideoNode {
     let type: CPluginNodeType
     let id: String
     let params: ParamValues
@@ -68,24 +68,24 @@ final class CPluginNode: MediaNode {
         return [inputs[0].format]
     }
 
-    func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+    func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let inst = instance else { throw NodeFailure("\(origin): process before configure") }
         let d = type.desc.pointee
         let n = frameNumber
         frameNumber += 1
-        let pts = buffer.pts, tb = buffer.timeBase
+        let pts = frame.pts, tb = frame.timeBase
         let inPlaceAllowed = d.flags & UInt32(MG_NODE_IN_PLACE) != 0
         if inPlaceAllowed {
-            try output.sendTransformed(consume buffer) { src, dst, _ in
+            try output.sendTransformed(consume frame) { src, dst, _ in
                 try run(d, inst, src, dst, pts: pts, timeBase: tb, frame: n)
             }
         } else {
             // The plugin may not write over its input: always a fresh frame from the pool.
-            guard let vf = buffer.videoFormat, let src = buffer.planes else { throw NodeFailure("\(origin): expected raw video") }
-            let out = SampleBuffer.makeFrame(vf, timeBase: tb)
-            out.copyMetadata(from: buffer)
+            let vf = frame.format, src = frame.planes
+            var out = WritableBuffer(frame: vf, timeBase: tb)
+            out.copyMetadata(from: frame.buffer)
             try run(d, inst, src, out.planes!, pts: pts, timeBase: tb, frame: n)
-            _ = consume buffer
+            _ = consume frame
             try output.send(consume out)
         }
     }

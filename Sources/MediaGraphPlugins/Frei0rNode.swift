@@ -4,7 +4,7 @@ import MediaGraphCore
 /// A graph node running one frei0r filter instance. frei0r reads and writes whole frames of
 /// tightly packed 32-bit pixels, never in place: frames whose rows are padded go through two
 /// scratch buffers allocated once; others are passed directly.
-final class Frei0rNode: MediaNode {
+final class Frei0rNode: VideoNode {
     let plugin: Frei0rPlugin
     let id: String
     let params: ParamValues
@@ -43,15 +43,16 @@ final class Frei0rNode: MediaNode {
         return [inputs[0].format]
     }
 
-    func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        guard let inst = instance, let vf = buffer.videoFormat, let src = buffer.planes else {
-            throw NodeFailure("frei0r node \(plugin.typeName) '\(id)': expected raw video")
+    func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        guard let inst = instance else {
+            throw NodeFailure("frei0r node \(plugin.typeName) '\(id)': process before configure")
         }
-        let out = SampleBuffer.makeFrame(vf, timeBase: buffer.timeBase)
-        out.copyMetadata(from: buffer)
+        let vf = frame.format, src = frame.planes
+        var out = WritableBuffer(frame: vf, timeBase: frame.timeBase)
+        out.copyMetadata(from: frame.buffer)
         let dst = out.planes!
         // frei0r's time is in seconds (the spec); unknown pts count as 0.
-        let time = buffer.pts == SampleBuffer.noTime ? 0 : Double(buffer.pts) * Double(buffer.timeBase.num) / Double(buffer.timeBase.den)
+        let time = frame.pts == SampleBuffer.noTime ? 0 : Double(frame.pts) * Double(frame.timeBase.num) / Double(frame.timeBase.den)
         let rowBytes = vf.width * 4
         if src.stride0 == rowBytes && dst.stride0 == rowBytes {
             plugin.update(inst, time, UnsafeRawPointer(src.data0).assumingMemoryBound(to: UInt32.self),
@@ -67,7 +68,7 @@ final class Frei0rNode: MediaNode {
             plugin.update(inst, time, si, so)
             for y in 0..<vf.height { (dst.data0 + y * dst.stride0).update(from: sOut.assumingMemoryBound(to: UInt8.self) + y * rowBytes, count: rowBytes) }
         }
-        _ = consume buffer
+        _ = consume frame
         try output.send(consume out)
     }
 }

@@ -21,7 +21,7 @@ enum PluginBench {
         func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
         func produce(output: NodeOutput) throws -> Bool {
             guard sent < count else { return false }
-            let f = SampleBuffer.makeFrame(format)
+            var f = WritableBuffer(frame: format)
             f.pts = Int64(sent)
             sent += 1
             try output.send(consume f)

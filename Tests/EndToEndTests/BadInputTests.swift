@@ -54,7 +54,7 @@ import Testing
         Case(name: "input connected twice", graph: "{ \"nodes\": { \(src), \"src2\": { \"type\": \"testsrc\" }, \(sink) }, \"chains\": [[\"src\", \"out\"], [\"src2\", \"out\"]] }", status: 2,
              message: "error: input 'in' of node 'out' is connected twice (an input takes one edge; fan-out is from outputs)"),
         Case(name: "formats cannot meet", graph: "{ \"nodes\": { \"src\": { \"type\": \"sine\" }, \(sink) }, \"chains\": [[\"src\", \"out\"]] }", status: 2,
-             message: "error: edge 'src' → 'out.in': formats cannot meet: 'src' produces audio/raw f32planar 48000Hz 2ch, input 'in' of 'out' (y4msink) accepts video/raw yuv420p|yuv422p|yuv444p|gray"),
+             message: "error: edge 'src.out' → 'out.in': output 'out' of 'src' (sine) carries raw audio, but input 'in' of 'out' (y4msink) takes raw video"),
         Case(name: "chain too short", graph: "{ \"nodes\": { \(src) }, \"chains\": [[\"src\"]] }", status: 2,
              message: "error: a chain needs at least two node references, found 1"),
         Case(name: "node id not an identifier", graph: "{ \"nodes\": { \"my src\": { \"type\": \"testsrc\" } }, \"chains\": [] }", status: 2,

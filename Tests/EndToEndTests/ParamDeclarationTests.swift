@@ -24,7 +24,7 @@ final class GreySource: SourceNode, RegisteredNode {
     func produce(output: NodeOutput) throws -> Bool {
         guard index < count else { return false }
         GreySource.beforeFrame(index)
-        let b = SampleBuffer.makeFrame(format)
+        var b = WritableBuffer(frame: format)
         let p = b.planes!
         for y in 0..<format.height {
             for x in 0..<format.width {

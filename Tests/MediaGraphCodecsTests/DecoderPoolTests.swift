@@ -53,7 +53,7 @@ import Testing
                         for x in 0..<planes.rowBytes(p) { row[x] = 255 &- row[x] }
                     }
                 }
-                ours.append(frameHash(w))
+                ours.append(frameHash(w.freeze()))
             }
             _ = try decodeVideo(stream, threads: 2) { frame, _ in
                 queue.append(frame)

@@ -15,16 +15,13 @@ import Testing
         let theirs = try ffmpegFrameHashes(path).frames
         let shift = theirs[13].pts
         stream.packets = stream.packets.map { p in
-            let c = p.copy()
-            c.pts -= shift
-            c.dts -= shift
-            return c
+            SampleBuffer.restamped(p) { $0.pts -= shift; $0.dts -= shift }
         }
         // and an end mark at the source's frame 40: on the packet of that frame, in decode
         // order after the frames it needs (a B-frame's references come before it)
         let endFrame = theirs[40].pts - shift
-        let marked = stream.packets.last { $0.pts == endFrame - 512 }!
-        marked.flags.insert(.endOfPresentation)
+        let marked = stream.packets.lastIndex { $0.pts == endFrame - 512 }!
+        stream.packets[marked] = SampleBuffer.restamped(stream.packets[marked]) { $0.flags.insert(.endOfPresentation) }
         var ours: [FrameHash] = []
         let d = try decodeVideo(stream) { f, _ in ours.append(frameHash(f)) }
         let expected = theirs[13..<40].map { FrameHash(pts: $0.pts - shift, size: $0.size, md5: $0.md5) }
@@ -39,16 +36,12 @@ import Testing
         let stream = try TestDemuxer.read(path, video: false)
         let all = try readFile(path).suffix(48000 * 2)  // the samples: after the 44-byte header
         let lead: Int64 = 1001, end: Int64 = 30011
-        let cut = stream.packets.map { p -> SampleBuffer in
-            let c = p.copy()
-            c.pts -= lead
-            c.dts = c.pts
-            return c
+        var cut = stream.packets.map { p -> SampleBuffer in
+            SampleBuffer.restamped(p) { $0.pts -= lead; $0.dts = $0.pts }
         }
         // the end mark on the packet that holds sample `end`
         let k = cut.firstIndex { $0.pts + $0.duration > end }!
-        cut[k].flags.insert(.endOfPresentation)
-        cut[k].duration = end - cut[k].pts
+        cut[k] = SampleBuffer.restamped(cut[k]) { $0.flags.insert(.endOfPresentation); $0.duration = end - $0.pts }
         let decoder = try AudioDecoder(input: stream.encodedAudio!)
         var ours: [UInt8] = []
         var first: Int64?
@@ -79,8 +72,8 @@ import Testing
             var errors: [String] = []
             var frames = 0
             for (i, p) in stream.packets.enumerated() {
-                let b = p.copy()
-                if i == 10 { b.bytes = [UInt8](repeating: 0xFF, count: 64) }  // no VP9 frame marker
+                // packet 10 without a VP9 frame marker
+                let b = i != 10 ? p : SampleBuffer(metadata: p.metadata, payload: .packet(PacketBytes([UInt8](repeating: 0xFF, count: 64))))
                 do {
                     try decoder.send(b)
                     while try decoder.receive() != nil { frames += 1 }

@@ -31,7 +31,7 @@ final class PlanProbeSource: SourceNode, RegisteredNode, OnceReadableInput {
     func produce(output: NodeOutput) throws -> Bool {
         guard index < frames else { return false }
         index += 1
-        try output.send(SampleBuffer.makeFrame(VideoFormat(pixelFormat: .gray, width: width, height: 2)))
+        try output.send(WritableBuffer(frame: VideoFormat(pixelFormat: .gray, width: width, height: 2)))
         return true
     }
 }

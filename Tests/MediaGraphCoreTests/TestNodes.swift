@@ -19,7 +19,7 @@ final class CountingSource: SourceNode, RegisteredNode {
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
     func produce(output: NodeOutput) throws -> Bool {
         guard index < frames else { return false }
-        let b = SampleBuffer.makeFrame(format)
+        var b = WritableBuffer(frame: format)
         let p = b.planes!
         for y in 0..<format.height { (p.data0 + y * p.stride0).update(repeating: UInt8(index & 0xff), count: format.width) }
         b.pts = Int64(index)

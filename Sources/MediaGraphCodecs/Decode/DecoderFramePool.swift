@@ -3,18 +3,18 @@ import MediaGraphCore
 import Synchronization
 
 /// Hands libavcodec picture memory from MediaGraph's frame pools (its `get_buffer2` callback), so
-/// that a decoded picture is the `SampleBuffer` sent downstream, not a copy of it.
+/// that a decoded picture lies in the memory of the `SampleBuffer` sent downstream, not a copy.
 ///
-/// Each picture libavcodec asks for is a pooled `SampleBuffer` of a padded layout: the size
+/// Each picture libavcodec asks for is a pooled `FrameMemory` of a padded layout: the size
 /// `avcodec_align_dimensions2` asks for, width rounded up to 128 pixels so every plane's stride is
 /// a multiple of 64 bytes and the chroma stride is half the luma stride (as libavcodec's own
-/// allocator arranges them). The AVBuffer wrapping it holds one Swift reference to the buffer
-/// (`Unmanaged.passRetained`), dropped by the AVBuffer's free callback when libavcodec and the
+/// allocator arranges them). The AVBuffer wrapping it holds one foreign reference to the memory
+/// (`FrameMemory.retainForeignReference`), dropped by the AVBuffer's free callback when libavcodec and the
 /// frame have let go of the picture — on whatever thread that happens.
 ///
-/// Why it is safe to hand the same object downstream while libavcodec still uses it as a
+/// Why it is safe to hand the same memory downstream while libavcodec still uses it as a
 /// reference picture:
-/// - libavcodec's reference keeps the Swift reference count above one, so a filter that wants to
+/// - libavcodec's foreign reference makes the buffer count as shared, so a filter that wants to
 ///   write (`SampleBuffer.writable`, `NodeOutput.sendTransformed`) sees a shared buffer and writes
 ///   a new frame instead; once libavcodec lets go, the same filter writes in place.
 /// - the AVBuffer is created read-only (`AV_BUFFER_FLAG_READONLY`), so libavcodec never writes
@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// libavcodec calls `get_buffer2` from its frame threads; the pools and the bookkeeping here are
 /// behind locks.
-final class DecoderFramePool: @unchecked Sendable {
+final class DecoderFramePool: Sendable {
     let timeBase: Rational
     /// Pools by padded layout; a stream that changes size keeps at most a few (older ones die
     /// with their last frame).
@@ -89,13 +89,11 @@ final class DecoderFramePool: @unchecked Sendable {
             return avcodec_default_get_buffer2(ctx, frame, flags)
         }
         let layout = pool.layout
-        let format = VideoFormat(pixelFormat: layout.format, width: Int(frame.pointee.width), height: Int(frame.pointee.height),
-                                 timeBase: timeBase)
-        let buffer = pool.makeBuffer(timeBase: timeBase, format: format)
-        guard let base = buffer.planes?.data0 else { return mg_averror_enomem() }
-        let opaque = Unmanaged.passRetained(buffer).toOpaque()
+        let memory = pool.makeMemory()
+        let base = memory.baseAddress
+        let opaque = memory.retainForeignReference()
         guard let ref = av_buffer_create(base, Int(layout.byteCount), releasePooledPicture, opaque, Int32(AV_BUFFER_FLAG_READONLY)) else {
-            Unmanaged<SampleBuffer>.fromOpaque(opaque).release()
+            FrameMemory.releaseForeignReference(opaque)
             return mg_averror_enomem()
         }
         DecoderFramePool.live.withLock { $0[UInt(bitPattern: opaque)] = false }
@@ -117,23 +115,23 @@ final class DecoderFramePool: @unchecked Sendable {
         return 0
     }
 
-    /// The pooled buffer a decoded frame lies in, and whether this is the first time the
+    /// The pooled memory a decoded frame lies in, and whether this is the first time the
     /// picture is shown (a codec may show a picture twice: VP9's show_existing_frame); nil when
     /// libavcodec allocated the frame itself.
-    func pooledBuffer(of frame: UnsafeMutablePointer<AVFrame>) -> (buffer: SampleBuffer, firstShowing: Bool)? {
+    func pooledMemory(of frame: UnsafeMutablePointer<AVFrame>) -> (memory: FrameMemory, firstShowing: Bool)? {
         guard let ref = frame.pointee.buf.0, frame.pointee.buf.1 == nil, let opaque = av_buffer_get_opaque(ref) else { return nil }
         let key = UInt(bitPattern: opaque)
         guard DecoderFramePool.live.withLock({ $0[key] }) != nil else { return nil }
-        // ours: the frame holds a reference, so the buffer stays alive while we look at it
-        let buffer = Unmanaged<SampleBuffer>.fromOpaque(opaque).takeUnretainedValue()
+        // ours: the frame holds a reference, so the memory stays alive while we look at it
+        let memory = FrameMemory.fromForeignReference(opaque)
         // the frame's planes must be where the pool put them (no cropping applied by offsets)
-        guard let planes = buffer.planes, frame.pointee.data.0 == planes.data0 else { return nil }
+        guard frame.pointee.data.0 == memory.baseAddress + memory.layout.offsets[0] else { return nil }
         let shown = DecoderFramePool.live.withLock { live -> Bool in
             let before = live[key] ?? true
             live[key] = true
             return before
         }
-        return (buffer, !shown)
+        return (memory, !shown)
     }
 
     /// Opaque pointers of the pooled pictures libavcodec holds (value: shown already), for every
@@ -142,11 +140,11 @@ final class DecoderFramePool: @unchecked Sendable {
 }
 
 /// The AVBuffer free callback of pooled pictures: forget the picture, then drop libavcodec's
-/// Swift reference (the block returns to its pool once the graph has let go too).
+/// reference (the block returns to its pool once the graph has let go too).
 private let releasePooledPicture: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutablePointer<UInt8>?) -> Void = { opaque, _ in
     guard let opaque else { return }
     _ = DecoderFramePool.live.withLock { $0.removeValue(forKey: UInt(bitPattern: opaque)) }
-    Unmanaged<SampleBuffer>.fromOpaque(opaque).release()
+    FrameMemory.releaseForeignReference(opaque)
 }
 
 /// `AVCodecContext.get_buffer2` for decoders whose `opaque` is their `DecoderFramePool`.

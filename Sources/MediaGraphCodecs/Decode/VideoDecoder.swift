@@ -252,25 +252,24 @@ public final class VideoDecoder {
             return nil
         }
         let sameLayout = info.pixelFormat == output.pixelFormat && width == output.width && height == output.height
+        let metadata = BufferMetadata(format: .video(output), pts: pts, dts: pts, duration: duration, timeBase: output.timeBase,
+                                      flags: info.keyFrame ? .keyFrame : [])
         let out: SampleBuffer
-        if sameLayout, top == 0, left == 0, let pooled = pool.pooledBuffer(of: f), pooled.firstShowing {
-            out = pooled.buffer
+        if sameLayout, top == 0, left == 0, let pooled = pool.pooledMemory(of: f), pooled.firstShowing {
+            out = SampleBuffer(metadata: metadata, payload: .video(pooled.memory))
             statistics.zeroCopyFrames += 1
         } else if sameLayout {
-            out = SampleBuffer.makeFrame(output, timeBase: output.timeBase)
-            copy(f, top: top, left: left, into: out.planes!)
+            var w = WritableBuffer(frame: output, timeBase: output.timeBase)
+            copy(f, top: top, left: left, into: w.planes!)
+            w.metadata = metadata
+            out = w.freeze()
             statistics.copiedFrames += 1
         } else {
-            out = try convert(f, info: info, top: top, left: left, pts: pts)
+            var w = try convert(f, info: info, top: top, left: left, pts: pts)
+            w.metadata = metadata
+            out = w.freeze()
             statistics.convertedFrames += 1
         }
-        out.format = .video(output)
-        out.timeBase = output.timeBase
-        out.pts = pts
-        out.dts = pts
-        out.duration = duration
-        out.flags = info.keyFrame ? .keyFrame : []
-        out.codecConfiguration = nil
         statistics.framesOut += 1
         return out
     }
@@ -309,7 +308,7 @@ public final class VideoDecoder {
     }
 
     /// Converts a picture that does not match the declared format.
-    private func convert(_ f: UnsafeMutablePointer<AVFrame>, info: DecodedPictureInfo, top: Int, left: Int, pts: Int64) throws -> SampleBuffer {
+    private func convert(_ f: UnsafeMutablePointer<AVFrame>, info: DecodedPictureInfo, top: Int, left: Int, pts: Int64) throws -> WritableBuffer {
         let format = f.pointee.format
         let full = info.range == .full
         if formatChange == nil {
@@ -323,7 +322,7 @@ public final class VideoDecoder {
                                                     sourceMatrix: info.matrix == .unspecified ? output.matrix : info.matrix,
                                                     destination: output, component: component)
         }
-        let out = SampleBuffer.makeFrame(output, timeBase: output.timeBase)
+        let out = WritableBuffer(frame: output, timeBase: output.timeBase)
         let planes = cropped(f, top: top, left: left, format: format)
         let ok = converter!.convert(data: (planes[0], planes[1], planes[2], planes[3]),
                                     strides: (f.pointee.linesize.0, f.pointee.linesize.1, f.pointee.linesize.2, f.pointee.linesize.3),

@@ -36,16 +36,17 @@ public struct FrameLayout: Hashable, Sendable {
 
 /// A pool of frame memory blocks of one layout. Blocks return to the pool when the buffer that
 /// holds them is released, so in steady state no frame allocates and memory stays flat.
-public final class FramePool: @unchecked Sendable {
+public final class FramePool: Sendable {
     public let layout: FrameLayout
-    private let free = Lock<[UnsafeMutableRawPointer]>([])
+    /// Free blocks by address (plain integers: the lock's contents stay `Sendable`).
+    private let free = Lock<[UInt]>([])
     private let allocated = Atomic<Int>(0)
     private let handedOut = Atomic<Int>(0)
 
     public init(layout: FrameLayout) { self.layout = layout }
 
     deinit {
-        free.withLock { blocks in for b in blocks { b.deallocate() } }
+        free.withLock { blocks in for b in blocks { UnsafeMutableRawPointer(bitPattern: b)?.deallocate() } }
     }
 
     /// Blocks ever allocated by this pool (the high-water mark of frames alive at once).
@@ -53,19 +54,25 @@ public final class FramePool: @unchecked Sendable {
     /// Buffers handed out (allocations plus reuses).
     public var bufferCount: Int { handedOut.load(ordering: .relaxed) }
 
-    /// A frame buffer from the pool (contents undefined), or nil if memory is exhausted.
-    public func makeBuffer(timeBase: Rational, format: VideoFormat) -> SampleBuffer {
+    /// A frame memory block from the pool (contents undefined).
+    public func makeMemory() -> FrameMemory {
         handedOut.add(1, ordering: .relaxed)
-        let block = free.withLock { $0.popLast() } ?? {
+        let block = free.withLock { $0.popLast() }.flatMap { UnsafeMutableRawPointer(bitPattern: $0) } ?? {
             allocated.add(1, ordering: .relaxed)
             PoolStatistics.shared.recordAllocation(bytes: layout.byteCount)
             return UnsafeMutableRawPointer.allocate(byteCount: layout.byteCount, alignment: 64)
         }()
-        return SampleBuffer(pooledBlock: block, pool: self, format: format, timeBase: timeBase)
+        return FrameMemory(block: block, pool: self)
+    }
+
+    /// A writable frame of `format` in a block from the pool (contents undefined).
+    public func makeBuffer(timeBase: Rational, format: VideoFormat) -> WritableBuffer {
+        WritableBuffer(metadata: BufferMetadata(format: .video(format), timeBase: timeBase), frameMemory: makeMemory())
     }
 
     func recycle(_ block: UnsafeMutableRawPointer) {
-        free.withLock { $0.append(block) }
+        let address = UInt(bitPattern: block)
+        free.withLock { $0.append(address) }
     }
 
     /// The process-wide pool for a layout: buffers of equal geometry share one pool.

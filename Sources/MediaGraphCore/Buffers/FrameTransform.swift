@@ -18,7 +18,7 @@ extension NodeOutput {
             return
         }
         if target == sourceFormat { PoolStatistics.shared.recordCopy() }
-        let out = SampleBuffer.makeFrame(target, timeBase: source.timeBase)
+        var out = WritableBuffer(frame: target, timeBase: source.timeBase)
         out.copyMetadata(from: source)
         try body(src, out.planes!, false)
         try send(consume out, port: port)

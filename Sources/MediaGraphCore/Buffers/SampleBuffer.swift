@@ -1,150 +1,149 @@
-/// Flags of a buffer.
-public struct BufferFlags: OptionSet, Sendable, Hashable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
-    /// A key frame (sync sample): decoding can start here.
-    public static let keyFrame = BufferFlags(rawValue: 1)
-    /// Timestamps jump here (a gap or a splice).
-    public static let discontinuity = BufferFlags(rawValue: 2)
-    /// On an encoded packet: the stream's presentation ends at this packet's pts + duration (a
-    /// trim's `end`, or padding a container marks at the end of the last audio packet). A decoder
-    /// cuts what it decodes beyond that point (audio to the sample).
-    public static let endOfPresentation = BufferFlags(rawValue: 4)
+/// What a buffer carries, by kind: the three kinds flow along different ports (`PayloadKind`).
+public enum BufferPayload: Sendable {
+    /// A raw video frame: planes in pooled memory.
+    case video(FrameMemory)
+    /// Raw audio: samples laid out per the audio format (planar formats hold channel after
+    /// channel); `BufferMetadata.sampleCount` sample frames.
+    case audio([UInt8])
+    /// An encoded packet (or any other bytes).
+    case packet(PacketBytes)
+
+    /// The kind of payload.
+    public var kind: PayloadKind {
+        switch self {
+        case .video: return .rawVideo
+        case .audio: return .rawAudio
+        case .packet: return .packets
+        }
+    }
 }
 
-/// The one reference type for everything that flows along edges: raw video frames (planes from a
-/// pool), raw audio and encoded packets (bytes). Reference counting is Swift's own; fan-out hands
-/// the same buffer to every branch. A buffer is read-only once sent: a node that wants to write
-/// asks `SampleBuffer.writable(_:)`, which copies only when the buffer is shared.
+/// The one type for everything that flows along edges once sent: raw video frames, raw audio
+/// and encoded packets. Immutable: metadata and payload are `let`, so fan-out hands the same
+/// reference to every branch and no branch can change what another sees. A node builds or edits
+/// its output as a `WritableBuffer` (noncopyable, mutable) and `NodeOutput.send` freezes it;
+/// `SampleBuffer.writable(_:)` takes a received buffer back to writable, without a copy when the
+/// caller held the only reference.
 ///
-/// Time zero is where presentation starts. Encoded packets before it (the GOP lead-in of a trim,
-/// AAC priming, Opus pre-skip, media an edit list hides) have negative timestamps: a decoder
-/// decodes them and presents nothing before zero (audio cut to the sample), a muxer that copies
-/// them hides them with an edit list.
-public final class SampleBuffer {
-    /// Format of the payload.
-    public var format: MediaFormat
-    /// Presentation and decode time stamps and duration, in ticks of `timeBase` seconds.
-    public var pts: Int64
-    public var dts: Int64
-    public var duration: Int64
-    public var timeBase: Rational
-    public var flags: BufferFlags
-    /// Encoded buffers carry what a muxer needs to describe their stream.
-    public var codecConfiguration: CodecConfiguration?
-    /// Bytes of an encoded packet or of raw audio (layout per the audio format; planar formats
-    /// hold channel after channel).
-    public var bytes: [UInt8]
-    /// Number of audio sample frames (per channel) in a raw audio buffer.
-    public var sampleCount: Int
-    /// On an encoded audio packet flagged `.endOfPresentation`: ticks at the end of it that are
-    /// padding, not presented (the container's discard padding). `duration` still covers them, as
-    /// the container stores it, so a stream copy keeps the packet as ffmpeg's `-c copy` does; a
-    /// decoder ends presentation at pts + duration - discardPadding.
-    public var discardPadding: Int64 = 0
-
-    /// Pooled plane memory of a raw video frame.
-    @usableFromInline let block: UnsafeMutableRawPointer?
-    private let pool: FramePool?
+/// Plane pointers of a sent frame (`planes`) are for reading; only the holder of the only
+/// reference may write them (`isUnique`, `NodeOutput.sendTransformed` check that).
+public final class SampleBuffer: Sendable {
+    public let metadata: BufferMetadata
+    public let payload: BufferPayload
 
     /// "No timestamp" (as AV_NOPTS_VALUE).
-    public static let noTime = Int64.min
+    public static let noTime = BufferMetadata.noTime
 
-    init(pooledBlock: UnsafeMutableRawPointer, pool: FramePool, format: VideoFormat, timeBase: Rational) {
-        self.block = pooledBlock
-        self.pool = pool
-        self.format = .video(format)
-        self.pts = SampleBuffer.noTime
-        self.dts = SampleBuffer.noTime
-        self.duration = 0
-        self.timeBase = timeBase
-        self.flags = []
-        self.bytes = []
-        self.sampleCount = 0
+    /// A buffer of a payload. `.video` memory must not be in any other buffer.
+    public init(metadata: BufferMetadata, payload: BufferPayload) {
+        self.metadata = metadata
+        self.payload = payload
     }
 
-    /// A buffer of bytes: an encoded packet or raw audio.
-    public init(bytes: [UInt8], format: MediaFormat, pts: Int64, dts: Int64? = nil, duration: Int64,
-                timeBase: Rational, flags: BufferFlags = [], sampleCount: Int = 0) {
-        self.block = nil
-        self.pool = nil
-        self.format = format
-        self.bytes = bytes
-        self.pts = pts
-        self.dts = dts ?? pts
-        self.duration = duration
-        self.timeBase = timeBase
-        self.flags = flags
-        self.sampleCount = sampleCount
+    /// A buffer of bytes: raw audio when `format` is raw audio, otherwise an encoded packet.
+    public convenience init(bytes: [UInt8], format: MediaFormat, pts: Int64, dts: Int64? = nil, duration: Int64,
+                            timeBase: Rational, flags: BufferFlags = [], sampleCount: Int = 0,
+                            codecConfiguration: CodecConfiguration? = nil, discardPadding: Int64 = 0) {
+        let m = BufferMetadata(format: format, pts: pts, dts: dts, duration: duration, timeBase: timeBase, flags: flags,
+                               codecConfiguration: codecConfiguration, sampleCount: sampleCount, discardPadding: discardPadding)
+        if case .audio = format {
+            self.init(metadata: m, payload: .audio(bytes))
+        } else {
+            self.init(metadata: m, payload: .packet(PacketBytes(bytes)))
+        }
     }
 
-    deinit {
-        if let block, let pool { pool.recycle(block) }
+    /// An encoded packet of `bytes` (which may be foreign memory held without a copy).
+    public convenience init(packet bytes: PacketBytes, metadata: BufferMetadata) {
+        self.init(metadata: metadata, payload: .packet(bytes))
     }
 
-    /// A new raw video frame from the shared pool of its geometry (contents undefined).
-    public static func makeFrame(_ format: VideoFormat, timeBase: Rational? = nil) -> SampleBuffer {
-        FramePool.shared(for: format).makeBuffer(timeBase: timeBase ?? format.timeBase, format: format)
-    }
+    // MARK: metadata (read-only)
 
+    public var format: MediaFormat { metadata.format }
+    public var pts: Int64 { metadata.pts }
+    public var dts: Int64 { metadata.dts }
+    public var duration: Int64 { metadata.duration }
+    public var timeBase: Rational { metadata.timeBase }
+    public var flags: BufferFlags { metadata.flags }
+    public var codecConfiguration: CodecConfiguration? { metadata.codecConfiguration }
+    public var sampleCount: Int { metadata.sampleCount }
+    public var discardPadding: Int64 { metadata.discardPadding }
     /// The video format of a raw frame.
-    public var videoFormat: VideoFormat? { format.video }
-
-    /// Plane pointers of a raw video frame (nil for byte buffers).
-    public var planes: FramePlanes? {
-        guard let block, let pool, case .video(let vf) = format else { return nil }
-        let l = pool.layout
-        let b = block.assumingMemoryBound(to: UInt8.self)
-        switch l.format.planeCount {
-        case 1:
-            return FramePlanes(format: vf.pixelFormat, width: vf.width, height: vf.height, data0: b, stride0: l.strides[0])
-        default:
-            return FramePlanes(format: vf.pixelFormat, width: vf.width, height: vf.height,
-                               data0: b + l.offsets[0], stride0: l.strides[0],
-                               data1: b + l.offsets[1], stride1: l.strides[1],
-                               data2: b + l.offsets[2], stride2: l.strides[2])
-        }
-    }
-
+    public var videoFormat: VideoFormat? { metadata.format.video }
     /// The presentation time as a `MediaTime` (nil when unknown).
-    public var presentationTime: MediaTime? {
-        pts == SampleBuffer.noTime ? nil : MediaTime(value: pts * timeBase.num, timescale: timeBase.den)
+    public var presentationTime: MediaTime? { metadata.presentationTime }
+
+    // MARK: payload
+
+    /// The plane memory of a raw video frame.
+    public var frameMemory: FrameMemory? {
+        if case .video(let m) = payload { return m }
+        return nil
     }
 
-    /// Copies timestamps, flags and codec configuration from another buffer.
-    public func copyMetadata(from other: SampleBuffer) {
-        pts = other.pts
-        dts = other.dts
-        duration = other.duration
-        timeBase = other.timeBase
-        flags = other.flags
-        discardPadding = other.discardPadding
-        codecConfiguration = other.codecConfiguration
+    /// Plane pointers of a raw video frame (nil for byte buffers). Read only, unless `isUnique`.
+    public var planes: FramePlanes? {
+        guard case .video(let m) = payload, case .video(let vf) = metadata.format else { return nil }
+        return m.planes(vf)
     }
 
-    /// A buffer the caller may write: `buffer` itself when nobody else holds it, otherwise a copy
-    /// (counted in `PoolStatistics`). Pass the caller's last reference (`consume`) so that the
-    /// in-place case is seen.
-    public static func writable(_ buffer: consuming SampleBuffer) -> SampleBuffer {
-        var b = buffer
-        if isKnownUniquelyReferenced(&b) {
-            PoolStatistics.shared.recordInPlace()
-            return b
+    /// Bytes of an encoded packet or of raw audio (empty for a video frame). Foreign packet
+    /// memory is copied: read it with `withUnsafeBytes` instead.
+    public var bytes: [UInt8] {
+        switch payload {
+        case .video: return []
+        case .audio(let a): return a
+        case .packet(let p): return p.array
         }
-        return b.copy()
     }
 
-    /// Whether the caller holds the only reference (then it may write in place).
+    /// Number of bytes of an encoded packet or of raw audio.
+    public var byteCount: Int {
+        switch payload {
+        case .video: return 0
+        case .audio(let a): return a.count
+        case .packet(let p): return p.count
+        }
+    }
+
+    /// Runs `body` on the bytes of an encoded packet or of raw audio (no copy; empty for video).
+    public func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch payload {
+        case .video: return try body(UnsafeRawBufferPointer(start: nil, count: 0))
+        case .audio(let a): return try a.withUnsafeBytes(body)
+        case .packet(let p): return try p.withUnsafeBytes(body)
+        }
+    }
+
+    // MARK: writing
+
+    /// Whether the caller holds the only reference and no C library holds the frame memory (then
+    /// it may write the planes in place).
     public static func isUnique(_ buffer: inout SampleBuffer) -> Bool {
-        isKnownUniquelyReferenced(&buffer)
+        guard isKnownUniquelyReferenced(&buffer) else { return false }
+        if case .video(let m) = buffer.payload { return !m.isHeldForeign }
+        return true
     }
 
-    /// A deep copy (plane memory from the pool).
-    public func copy() -> SampleBuffer {
+    /// The buffer as a writable value: its own payload when nobody else holds it (counted as in
+    /// place in `PoolStatistics`), otherwise a copy (counted as a copy). Pass the caller's last
+    /// reference (`consume`) so that the in-place case is seen.
+    public static func writable(_ buffer: consuming SampleBuffer) -> WritableBuffer {
+        var b = buffer
+        if isUnique(&b) {
+            PoolStatistics.shared.recordInPlace()
+            return WritableBuffer(metadata: b.metadata, payload: b.payload)
+        }
+        return b.writableCopy()
+    }
+
+    /// A deep copy as a writable value (plane memory from the pool; counted in `PoolStatistics`).
+    public func writableCopy() -> WritableBuffer {
         PoolStatistics.shared.recordCopy()
-        if case .video(let vf) = format, let src = planes {
-            let out = SampleBuffer.makeFrame(vf, timeBase: timeBase)
-            out.copyMetadata(from: self)
+        if case .video(let vf) = metadata.format, let src = planes {
+            var out = WritableBuffer(frame: vf, timeBase: metadata.timeBase)
+            out.metadata = metadata
             let dst = out.planes!
             for p in 0..<src.planeCount {
                 let rowBytes = src.rowBytes(p)
@@ -159,9 +158,18 @@ public final class SampleBuffer {
             }
             return out
         }
-        let out = SampleBuffer(bytes: bytes, format: format, pts: pts, dts: dts, duration: duration,
-                               timeBase: timeBase, flags: flags, sampleCount: sampleCount)
-        out.codecConfiguration = codecConfiguration
-        return out
+        return WritableBuffer(metadata: metadata, payload: payload)
+    }
+
+    /// A deep copy (plane memory from the pool; counted in `PoolStatistics`).
+    public func copy() -> SampleBuffer { writableCopy().freeze() }
+
+    /// The same payload with changed metadata (restamping packets). Bytes are immutable, so
+    /// packets and audio share them; a raw video frame is copied unless the caller passed its
+    /// only reference.
+    public static func restamped(_ buffer: consuming SampleBuffer, _ change: (inout BufferMetadata) throws -> Void) rethrows -> SampleBuffer {
+        var w = writable(buffer)
+        try change(&w.metadata)
+        return w.freeze()
     }
 }

@@ -67,6 +67,14 @@ extension GraphPlan {
                                        node: nodes[v].id, port: input, file: spec.file, at: e.location))
                 continue
             }
+            if case .index(let k) = output, let inSpec = nodes[v].info.inputSpec(named: input) {
+                let outSpec = nodes[u].info.outputs[k]
+                if outSpec.caps.cannotFeed(inSpec.caps) {
+                    problems.append(.error("edge '\(nodes[u].id).\(outSpec.name)' → '\(nodes[v].id).\(input)': output '\(outSpec.name)' of '\(nodes[u].id)' (\(nodes[u].info.name)) carries \(outSpec.caps.kindDescription), but input '\(input)' of '\(nodes[v].id)' (\(nodes[v].info.name)) takes \(inSpec.caps.kindDescription)",
+                                           node: nodes[v].id, port: input, file: spec.file, at: e.location))
+                    continue
+                }
+            }
             edges.append(Edge(from: u, output: output, to: v, input: input, location: e.location))
         }
     }

@@ -86,3 +86,21 @@ public protocol OnceReadableInput: SourceNode {
     /// `configure`, and only when the graph is going to run.
     func readHeader() throws
 }
+
+/// A node whose inputs take only raw video (its type declares `.video` caps): it gets each frame
+/// as a `VideoFrame`, not a buffer it must inspect. The engine's call (`process(_:input:output:)`)
+/// is implemented here; validation and negotiation make sure only raw video arrives.
+public protocol VideoNode: MediaNode {
+    /// Handles one frame arriving on input `input`. Pass it on with `consume` to write in place.
+    func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws
+}
+
+extension VideoNode {
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        let format = buffer.format
+        guard let frame = VideoFrame(consume buffer) else {
+            throw NodeFailure("input \(input) takes raw video, got \(format)")
+        }
+        try process(frame: frame, input: input, output: output)
+    }
+}

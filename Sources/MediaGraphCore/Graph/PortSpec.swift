@@ -65,3 +65,51 @@ public struct PortSpec: Sendable {
         return !rest.isEmpty && rest.allSatisfy(\.isNumber) && rest.first != "0"
     }
 }
+
+extension FormatCaps {
+    /// The kind of buffers a port with these caps carries (nil: any kind).
+    public var payloadKind: PayloadKind? {
+        switch self {
+        case .video: return .rawVideo
+        case .audio: return .rawAudio
+        case .encodedVideo, .encodedAudio, .encoded: return .packets
+        case .any: return nil
+        }
+    }
+
+    /// Whether the buffers are video (true), audio (false) or either (nil).
+    var isVideo: Bool? {
+        switch self {
+        case .video, .encodedVideo: return true
+        case .audio, .encodedAudio: return false
+        case .encoded, .any: return nil
+        }
+    }
+
+    /// What a port with these caps carries, in words ("raw video", "audio packets", "any").
+    public var kindDescription: String {
+        switch self {
+        case .video: return "raw video"
+        case .audio: return "raw audio"
+        case .encodedVideo: return "video packets"
+        case .encodedAudio: return "audio packets"
+        case .encoded: return "packets"
+        case .any: return "any"
+        }
+    }
+
+    /// Whether an output of these caps can never feed an input of `input` caps, whatever the
+    /// negotiation: video and audio never meet, and raw media never becomes packets on its own
+    /// (an encoder must be in the graph). Packets into a raw input are fine: a decoder is
+    /// inserted.
+    public func cannotFeed(_ input: FormatCaps) -> Bool {
+        if let a = isVideo, let b = input.isVideo, a != b { return true }
+        if let a = payloadKind, let b = input.payloadKind, a != .packets, b == .packets { return true }
+        return false
+    }
+}
+
+extension PortSpec {
+    /// The kind of buffers this port carries (nil: any kind).
+    public var kind: PayloadKind? { caps.payloadKind }
+}

@@ -29,6 +29,11 @@ public final class NodeOutput {
         }
     }
 
+    /// Freezes a buffer this node built or edited and sends it on output `port`.
+    public func send(_ buffer: consuming WritableBuffer, port: Int = 0) throws {
+        try send(buffer.freeze(), port: port)
+    }
+
     @inline(__always)
     private func deliver(_ buffer: consuming SampleBuffer, to link: Link) throws {
         switch link {

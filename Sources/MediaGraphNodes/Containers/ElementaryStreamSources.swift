@@ -38,8 +38,8 @@ public final class H264Source: SourceNode, RegisteredNode {
         guard let au = try pending ?? reader.next() else { return false }
         pending = nil
         let b = SampleBuffer(bytes: au.data, format: .encodedVideo(format), pts: au.pts, dts: au.dts, duration: au.duration,
-                             timeBase: format.timeBase, flags: au.isKeyFrame ? .keyFrame : [])
-        b.codecConfiguration = configuration
+                             timeBase: format.timeBase, flags: au.isKeyFrame ? .keyFrame : [],
+                             codecConfiguration: configuration)
         try output.send(consume b)
         return true
     }
@@ -85,8 +85,8 @@ public final class IVFSource: SourceNode, RegisteredNode {
                 duration = d
             }
             let b = SampleBuffer(bytes: l.data, format: .encodedVideo(format), pts: l.pts, duration: max(1, duration),
-                                 timeBase: format.timeBase, flags: l.key ? .keyFrame : [])
-            b.codecConfiguration = .vpx(reader.configuration)
+                                 timeBase: format.timeBase, flags: l.key ? .keyFrame : [],
+                                 codecConfiguration: .vpx(reader.configuration))
             try output.send(consume b)
         }
         guard let n = next else { return false }
@@ -115,8 +115,8 @@ public final class ADTSSource: SourceNode, RegisteredNode {
     public func produce(output: NodeOutput) throws -> Bool {
         guard let f = try reader.next() else { return false }
         let b = SampleBuffer(bytes: f.data, format: .encodedAudio(format), pts: f.pts, duration: 1024,
-                             timeBase: Rational(1, Int64(format.sampleRate)), flags: .keyFrame)
-        b.codecConfiguration = .aac(reader.configuration)
+                             timeBase: Rational(1, Int64(format.sampleRate)), flags: .keyFrame,
+                             codecConfiguration: .aac(reader.configuration))
         try output.send(consume b)
         return true
     }

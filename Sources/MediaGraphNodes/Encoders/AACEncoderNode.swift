@@ -58,8 +58,8 @@ public final class AACEncoderNode: RegisteredNode {
     private func emit(_ packets: [EncodedPacket], output: NodeOutput) throws {
         for p in packets {
             let b = SampleBuffer(bytes: p.data, format: .encodedAudio(outputFormat), pts: p.pts, dts: p.dts, duration: p.duration,
-                                 timeBase: Rational(1, Int64(format.sampleRate)), flags: .keyFrame)
-            b.codecConfiguration = encoder?.configuration
+                                 timeBase: Rational(1, Int64(format.sampleRate)), flags: .keyFrame,
+                                 codecConfiguration: encoder?.configuration)
             try output.send(consume b)
         }
     }

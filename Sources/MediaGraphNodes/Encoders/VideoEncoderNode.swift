@@ -62,8 +62,8 @@ open class VideoEncoderNode: MediaNode {
     private func emit(_ packets: [EncodedPacket], output: NodeOutput) throws {
         for p in packets {
             let b = SampleBuffer(bytes: p.data, format: .encodedVideo(outputFormat), pts: p.pts, dts: p.dts, duration: p.duration,
-                                 timeBase: outputFormat.timeBase, flags: p.isKeyFrame ? .keyFrame : [])
-            b.codecConfiguration = configuration
+                                 timeBase: outputFormat.timeBase, flags: p.isKeyFrame ? .keyFrame : [],
+                                 codecConfiguration: configuration)
             try output.send(consume b)
         }
     }

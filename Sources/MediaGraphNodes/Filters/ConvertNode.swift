@@ -3,7 +3,7 @@ import MediaGraphCore
 
 /// `convert`: pixel format and range conversion through libswscale, with the colour matrix and
 /// range taken from the formats. The graph inserts it where raw-video formats do not meet.
-public final class ConvertNode: RegisteredNode {
+public final class ConvertNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "convert",
         doc: "Converts pixel format and range with libswscale (the graph inserts it where formats differ).",
@@ -53,9 +53,9 @@ public final class ConvertNode: RegisteredNode {
         return [.video(out)]
     }
 
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        guard let converter else { return try output.send(consume buffer) }
-        try output.sendTransformed(consume buffer, to: converter.destination) { src, dst, _ in
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        guard let converter else { return try output.send(consume frame) }
+        try output.sendTransformed(consume frame, to: converter.destination) { src, dst, _ in
             try converter.convert(source: src, destination: dst)
         }
     }

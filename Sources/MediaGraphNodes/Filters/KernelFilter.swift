@@ -39,7 +39,7 @@ extension LUT3DKernel: FrameKernel {}
 ///     }
 /// }
 /// ```
-open class KernelFilter: MediaNode, LiveParamsNode {
+open class KernelFilter: VideoNode, LiveParamsNode {
     /// The `threads` param every kernel filter has.
     public static let threadsParam = Param<Int>("threads", 0...256, default: 0, doc: "threads for the row bands (0 = all cores)")
 
@@ -72,13 +72,13 @@ open class KernelFilter: MediaNode, LiveParamsNode {
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
 
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         let kernel = self.kernel, threads = self.threads
         if kernel.isIdentity {
-            try output.send(consume buffer)
+            try output.send(consume frame)
             return
         }
-        try output.sendTransformed(consume buffer) { src, dst, _ in
+        try output.sendTransformed(consume frame) { src, dst, _ in
             try kernel.run(source: src, destination: dst, threads: threads)
         }
     }

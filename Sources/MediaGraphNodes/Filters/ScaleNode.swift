@@ -2,7 +2,7 @@ import MediaGraphCodecs
 import MediaGraphCore
 
 /// `scale`: resizes (and optionally converts) with libswscale.
-public final class ScaleNode: RegisteredNode {
+public final class ScaleNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "scale",
         doc: "Resizes with libswscale; one of width/height may be -1 to keep the aspect ratio.",
@@ -56,9 +56,9 @@ public final class ScaleNode: RegisteredNode {
         return [.video(out)]
     }
 
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        guard let converter else { return try output.send(consume buffer) }
-        try output.sendTransformed(consume buffer, to: converter.destination) { src, dst, _ in
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        guard let converter else { return try output.send(consume frame) }
+        try output.sendTransformed(consume frame, to: converter.destination) { src, dst, _ in
             try converter.convert(source: src, destination: dst)
         }
     }

@@ -5,7 +5,7 @@ import MediaGraphCore
 /// sources that do not say (raw files, Y4M) or say it wrong. ffmpeg's `setparams` and `setsar`
 /// filters and its `-metadata:s:v rotate`/`language` in one node. What it sets travels on to the
 /// encoders (VUI) and the MP4 muxer (colr, pasp, track matrix, mdhd language).
-public final class SetParamsNode: RegisteredNode {
+public final class SetParamsNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "setparams",
         doc: "Sets a stream's range, colour, chroma siting, aspect ratio, rotation or language without changing its pixels (ffmpeg's setparams/setsar); encoders and the mp4 sink write what it sets.",
@@ -68,10 +68,10 @@ public final class SetParamsNode: RegisteredNode {
 
     /// Frames pass through; their format is restated in place when this node holds the only
     /// reference (a shared frame is copied first, so other branches keep their description).
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        guard changes, let format = self.output else { return try output.send(consume buffer) }
-        let frame = SampleBuffer.writable(consume buffer)
-        frame.format = .video(format)
-        try output.send(consume frame)
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        guard changes, let format = self.output else { return try output.send(consume frame) }
+        var restated = SampleBuffer.writable(frame.take())
+        restated.format = .video(format)
+        try output.send(consume restated)
     }
 }

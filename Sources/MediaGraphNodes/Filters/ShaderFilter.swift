@@ -4,7 +4,7 @@ import MediaGraphShader
 
 /// `shader`: a GLSL ES 1.00 fragment shader (GPUImage style) compiled to a CPU kernel when the
 /// graph is validated; uniforms come from the graph.
-public final class ShaderFilter: RegisteredNode {
+public final class ShaderFilter: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "shader", doc: "Runs a GLSL ES 1.00 fragment shader (GPUImage style) on the CPU, compiled to SIMD row kernels.",
         category: .filter,
@@ -103,21 +103,20 @@ public final class ShaderFilter: RegisteredNode {
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
 
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         let kernel = self.kernel, threads = self.threads
         if kernel.runsInPlace {
             // A colour map reads only the pixel it writes: in place when the frame is unshared,
             // as the built-in filters do.
-            try output.sendTransformed(consume buffer) { src, dst, _ in
+            try output.sendTransformed(consume frame) { src, dst, _ in
                 try kernel.run(source: src, destination: dst, threads: threads)
             }
             return
         }
         // any other shader may sample anywhere in its input, so it writes a separate frame
-        guard let format = buffer.videoFormat, let src = buffer.planes else { return }
-        let out = SampleBuffer.makeFrame(format, timeBase: buffer.timeBase)
-        out.copyMetadata(from: buffer)
-        try kernel.run(source: src, destination: out.planes!, threads: threads)
+        var out = WritableBuffer(frame: frame.format, timeBase: frame.timeBase)
+        out.copyMetadata(from: frame.buffer)
+        try kernel.run(source: frame.planes, destination: out.planes!, threads: threads)
         try output.send(consume out)
     }
 }

@@ -32,7 +32,7 @@ enum FrameIO {
     static func readFrame(_ file: InputFile, format: VideoFormat, index: Int, hint: String = "") throws -> SampleBuffer {
         let at = file.offset
         let frameBytes = format.pixelFormat.packedFrameSize(width: format.width, height: format.height)
-        let buffer = SampleBuffer.makeFrame(format)
+        var buffer = WritableBuffer(frame: format)
         let n = try read(file, into: buffer.planes!)
         if n < frameBytes {
             throw NodeFailure("\(file.displayName): frame \(index) is truncated: \(n) of \(frameBytes) bytes at byte \(at)\(hint)")
@@ -41,7 +41,7 @@ enum FrameIO {
         buffer.dts = Int64(index)
         buffer.duration = 1
         buffer.flags = .keyFrame
-        return buffer
+        return buffer.freeze()
     }
 
     /// Writes the planes of a frame packed (no row padding).

@@ -1,7 +1,7 @@
 import MediaGraphCore
 
 /// `rawsink`: writes frames packed without a header, as `ffmpeg -f rawvideo` reads them.
-public final class RawSink: RegisteredNode {
+public final class RawSink: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "rawsink",
         doc: "Writes headerless raw video frames (ffmpeg -f rawvideo) to a file or standard output.",
@@ -17,8 +17,8 @@ public final class RawSink: RegisteredNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     public func start() throws { file = try OutputFile(path: path) }
 
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        try FrameIO.write(buffer.planes!, to: file!)
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        try FrameIO.write(frame.planes, to: file!)
     }
 
     public func finish(output: NodeOutput) throws { try file?.commit() }

@@ -1,7 +1,7 @@
 import MediaGraphCore
 
 /// `y4msink`: writes YUV4MPEG2 to a file (atomically) or stdout ("-").
-public final class Y4MSink: RegisteredNode {
+public final class Y4MSink: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "y4msink",
         doc: "Writes YUV4MPEG2 to a file (appears only when complete) or standard output.",
@@ -30,9 +30,9 @@ public final class Y4MSink: RegisteredNode {
 
     static let frameLine = Array("FRAME\n".utf8)
 
-    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         try file!.write(Y4MSink.frameLine)
-        try FrameIO.write(buffer.planes!, to: file!)
+        try FrameIO.write(frame.planes, to: file!)
     }
 
     public func finish(output: NodeOutput) throws { try file?.commit() }

@@ -298,9 +298,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         s.reached = max(s.reached ?? pts, pts + max(0, duration))
 
         let buffer = SampleBuffer(bytes: s.description.payload(p.bytes), format: s.description.format, pts: pts, dts: dts,
-                                  duration: max(0, duration), timeBase: outTB, flags: flags)
-        buffer.codecConfiguration = s.description.configuration
-        buffer.discardPadding = padding
+                                  duration: max(0, duration), timeBase: outTB, flags: flags,
+                                  codecConfiguration: s.description.configuration, discardPadding: padding)
 
         if let end = s.end {
             if dts >= end && pts >= end {
@@ -326,8 +325,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         while let au = timer.pop() {
             s.reached = max(s.reached ?? au.pts, au.pts + au.duration)
             let b = SampleBuffer(bytes: au.data, format: s.description.format, pts: au.pts, dts: au.dts, duration: au.duration,
-                                 timeBase: s.description.timeBase, flags: au.isKeyFrame ? .keyFrame : [])
-            b.codecConfiguration = s.description.configuration
+                                 timeBase: s.description.timeBase, flags: au.isKeyFrame ? .keyFrame : [],
+                                 codecConfiguration: s.description.configuration)
             try output.send(consume b, port: s.port)
         }
     }

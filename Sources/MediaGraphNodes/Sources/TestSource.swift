@@ -54,7 +54,7 @@ public final class TestSource: SourceNode, RegisteredNode {
 
     public func produce(output: NodeOutput) throws -> Bool {
         if frames > 0 && index >= frames { return false }
-        let buffer = SampleBuffer.makeFrame(format)
+        var buffer = WritableBuffer(frame: format)
         buffer.pts = Int64(index)
         buffer.dts = Int64(index)
         buffer.duration = 1
