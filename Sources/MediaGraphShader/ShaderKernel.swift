@@ -88,7 +88,7 @@ public final class ShaderKernel: @unchecked Sendable {
         if bands == 1 {
             runBand(0..<rows, registers: files[0], source: source, destination: destination)
         } else {
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
+            RowBands.concurrently(bands) { band in
                 runBand(rows * band / bands ..< rows * (band + 1) / bands, registers: files[band],
                         source: source, destination: destination)
             }
