@@ -2,7 +2,7 @@ import CMediaGraphPlugin
 import MediaGraphCore
 
 /// A loaded plugin that speaks the MediaGraph C interface (`mediagraph_plugin.h`).
-public struct CPlugin: @unchecked Sendable {
+public struct CPlugin: Sendable {
     /// The file it was loaded from.
     public let path: String
     /// The plugin's own name and version text.

@@ -11,7 +11,7 @@ public struct ShaderRunError: Error, CustomStringConvertible, Sendable {
 /// Runs a bound shader over rgba frames, rows split across cores. Reusable from frame to frame:
 /// register files are allocated on the first frame and kept, so steady state allocates nothing.
 /// One `run` at a time per kernel.
-public final class ShaderKernel: @unchecked Sendable {
+public final class ShaderKernel {
     public let program: BoundShaderProgram
     private let code: KernelCode
     /// Uniform values are folded into the code as constants; the setup code reads none.

@@ -26,7 +26,7 @@ import Synchronization
 ///
 /// libavcodec calls `get_buffer2` from its frame threads; the pools and the bookkeeping here are
 /// behind locks.
-final class DecoderFramePool: @unchecked Sendable {
+final class DecoderFramePool: Sendable {
     let timeBase: Rational
     /// Pools by padded layout; a stream that changes size keeps at most a few (older ones die
     /// with their last frame).
