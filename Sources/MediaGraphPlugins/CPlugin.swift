@@ -51,6 +51,10 @@ public struct CPlugin: Sendable {
 }
 
 /// One node type of a C plugin: its declaration checked and turned into a `NodeTypeInfo`.
+///
+/// `@unchecked Sendable` because `desc` is a C pointer: it points into the plugin's descriptor,
+/// which the plugin builds once and never changes (the ABI's contract), in a library that stays
+/// loaded for the life of the process; the host only reads it, from any thread that creates a node.
 struct CPluginNodeType: @unchecked Sendable {
     let path: String
     let desc: UnsafePointer<mg_node_desc>

@@ -87,7 +87,12 @@ final class KeepingSink: RegisteredNode {
         try runner.run()
         let out = sink(g, "k").buffers, raw = sink(g, "raw").buffers
         #expect(out.count == 3 && raw.count == 3)
+        #if MEDIAGRAPH_TSAN
+        // under the thread sanitizer a fan-out gives each branch a copy (NodeOutput.send)
+        for (a, b) in zip(out, raw) { #expect(a.planes!.data0[0] == b.planes!.data0[0], "\(filter) changed the frame") }
+        #else
         for (a, b) in zip(out, raw) { #expect(a === b, "\(filter) made a new frame") }
+        #endif
     }
 
     @Test func aNonNeutralSettingStillRunsTheKernel() throws {

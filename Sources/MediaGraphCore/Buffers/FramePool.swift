@@ -36,7 +36,7 @@ public struct FrameLayout: Hashable, Sendable {
 
 /// A pool of frame memory blocks of one layout. Blocks return to the pool when the buffer that
 /// holds them is released, so in steady state no frame allocates and memory stays flat.
-public final class FramePool: @unchecked Sendable {
+public final class FramePool: Sendable {
     public let layout: FrameLayout
     private let free = Lock<[UnsafeMutableRawPointer]>([])
     private let allocated = Atomic<Int>(0)

@@ -45,7 +45,7 @@ final class Inbox: @unchecked Sendable {
             pushWaitNanos &+= monotonicNanos() &- t0
         }
         if cancelled { monitor.unlock(); return false }
-        rings[input][(heads[input] + counts[input]) % capacity] = item
+        rings[input][(heads[input] + counts[input]) % capacity] = consume item
         counts[input] += 1
         if waitingConsumers > 0 { monitor.signalNotEmpty() }
         monitor.unlock()
