@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Runs a validated graph: pipeline parallelism across threads that meet at bounded queues, data
@@ -117,30 +120,28 @@ public final class GraphRunner: Sendable {
             for r in running { r.instance.abort() }
             throw e
         }
-        let group = DispatchGroup()
+        var threads: [pthread_t] = []
         for r in running {
+            let body: (@Sendable () -> Void)?
             if r.instance is SourceNode {
-                spawn(group, name: r.id) { self.runSource(r) }
+                body = { self.runSource(r) }
             } else if r.inbox != nil {
-                spawn(group, name: r.id) { self.runQueued(r) }
+                body = { self.runQueued(r) }
+            } else {
+                body = nil
+            }
+            guard let body else { continue }
+            do { threads.append(try EngineThread.start(name: r.id, body)) } catch {
+                // the threads already started see the failure and end
+                record(GraphRunError(node: r.id, type: r.type, underlying: error))
+                break
             }
         }
-        group.wait()
+        for t in threads { EngineThread.join(t) }
         if let e = failure.withLock({ $0 }) {
             for r in running { r.instance.abort() }
             throw e
         }
-    }
-
-    private func spawn(_ group: DispatchGroup, name: String, _ body: @escaping @Sendable () -> Void) {
-        group.enter()
-        let t = Thread {
-            body()
-            group.leave()
-        }
-        t.name = "mg-" + name
-        t.stackSize = 8 << 20
-        t.start()
     }
 
     private var failed: Bool { failure.withLock { $0 != nil } }
