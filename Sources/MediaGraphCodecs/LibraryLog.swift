@@ -6,8 +6,8 @@ import MediaGraphCore
 /// warnings and errors of each codec context so that open/encode failures can carry the
 /// library's own words, and keeps libavcodec from printing to stderr.
 enum LibraryLog {
-    /// The recent messages by context address (libavcodec logs from its own threads too).
-    private static let messages = Lock<[UInt: [(level: Int32, text: String)]]>([:])
+    /// The recent messages of each context; libavcodec logs from its worker threads too.
+    private static let messages = Lock<[UnsafeMutableRawPointer: [(level: Int32, text: String)]]>([:])
     private static let installed: Void = {
         av_log_set_callback { context, level, format, arguments in
             guard level <= AV_LOG_WARNING, let format, let arguments else { return }
@@ -33,10 +33,10 @@ enum LibraryLog {
 
     private static func record(_ text: String, level: Int32, for context: UnsafeMutableRawPointer) {
         messages.withLock { messages in
-            var list = messages[UInt(bitPattern: context)] ?? []
+            var list = messages[context] ?? []
             if list.count >= 8 { list.removeFirst() }
             list.append((level, text))
-            messages[UInt(bitPattern: context)] = list
+            messages[context] = list
         }
     }
 
@@ -44,7 +44,7 @@ enum LibraryLog {
     /// Owners call it once more before freeing a context, so nothing outlives it.
     static func take(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
-        return messages.withLock { $0.removeValue(forKey: UInt(bitPattern: context)) ?? [] }.map(\.text)
+        return messages.withLock { $0.removeValue(forKey: context) ?? [] }.map(\.text)
     }
 
     /// The errors logged for `context` since the last call (and forgets all). libx264 logs a
@@ -52,7 +52,7 @@ enum LibraryLog {
     /// say "Error" count too.
     static func takeErrors(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
-        return messages.withLock { $0.removeValue(forKey: UInt(bitPattern: context)) ?? [] }.filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
+        return messages.withLock { $0.removeValue(forKey: context) ?? [] }.filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
     }
 
     /// av_strerror's text for a libav error code.

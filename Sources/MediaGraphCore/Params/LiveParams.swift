@@ -79,8 +79,6 @@ extension RunningNode {
     func takeParamChanges() throws {
         guard let values = mailbox.take() else { return }
         guard let node = instance as? LiveParamsNode else { return }
-        do { try node.update(params: values) } catch {
-            throw GraphRunError(node: id, type: type, underlying: error)
-        }
+        do { try node.update(params: values) } catch { throw attributed(error) }
     }
 }

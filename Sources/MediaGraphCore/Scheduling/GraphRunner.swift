@@ -112,7 +112,7 @@ public final class GraphRunner: Sendable {
         guard !started.exchange(true, ordering: .relaxed) else { throw RunnerAlreadyRan() }
         for r in running {
             do { try r.instance.start() } catch {
-                record(GraphRunError(node: r.id, type: r.type, underlying: error))
+                record(r.attributed(error))
                 break
             }
         }
@@ -162,8 +162,8 @@ public final class GraphRunner: Sendable {
                 let more: Bool
                 do {
                     more = try source.produce(output: r.output)
-                } catch let e as GraphRunError { throw e } catch let e as RunCancelled { throw e } catch {
-                    throw GraphRunError(node: r.id, type: r.type, underlying: error)
+                } catch {
+                    throw r.attributed(error)
                 }
                 r.busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
                 if !more { break }
