@@ -35,13 +35,13 @@ let package = Package(
         // core: time, formats, buffers and pools, ports, nodes, graph, negotiation, scheduler.
         .target(name: "MediaGraphCore", swiftSettings: v5),
         // kernels: pixel kernels on plane pointers, SIMD, row bands across cores.
-        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"], swiftSettings: v5),
+        .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"]),
         // row loops for AVX2+FMA CPUs (C; empty elsewhere), chosen at run time by the kernels.
         .target(name: "MediaGraphKernelsAVX2"),
         // shader: the GLSL-like language compiled to row kernels.
-        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderTiles"], swiftSettings: v5),
+        .target(name: "MediaGraphShader", dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShaderTiles"]),
         // the shader's instruction set and the entry point of its tile loop (the hot path)...
-        .target(name: "MediaGraphShaderTiles", dependencies: ["CMediaGraphShaderTiles"], swiftSettings: v5),
+        .target(name: "MediaGraphShaderTiles", dependencies: ["CMediaGraphShaderTiles"]),
         // ...which is C, one source built twice: baseline and AVX2+FMA, chosen at run time.
         .target(name: "CMediaGraphShaderTiles"),
         // C libraries, each a module map and a shim header only.
@@ -55,7 +55,7 @@ let package = Package(
         // libswscale and libswresample.
         .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX"]),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
-        .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"], swiftSettings: v5),
+        .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"]),
         // built-in nodes: adapters from the modules above to the node protocols.
         .target(name: "MediaGraphNodes",
                 dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
@@ -63,31 +63,27 @@ let package = Package(
         // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
         // Swift kit for writing plugins, and the example plugin.
         .target(name: "CMediaGraphPlugin"),
-        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"], swiftSettings: v5),
-        .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"], swiftSettings: v5),
-        .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters", swiftSettings: v5),
+        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
+        .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
+        .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters"),
         .executableTarget(name: "mediagraph",
                           dependencies: ["MediaGraphNodes", "MediaGraphCore", "MediaGraphPlugins",
-                                         .product(name: "ArgumentParser", package: "swift-argument-parser")],
-                          swiftSettings: v5),
+                                         .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // benchmarks against ffmpeg in the same run (`make bench`); each area adds one file.
         .executableTarget(name: "mediagraph-bench",
                           dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
-                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes", "MediaGraphPlugins"],
-                          swiftSettings: v5),
+                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes", "MediaGraphPlugins"]),
 
-        .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphKernels", "MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"], swiftSettings: v5),
+        .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"]),
+        .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"]),
+        .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphKernels", "MediaGraphCore"]),
+        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"]),
         // Writes a fragmented MP4 slowly so a test can SIGKILL it mid-file (MP4 tests only).
-        .executableTarget(name: "mp4-fragment-writer", dependencies: ["MediaGraphMP4", "MediaGraphCore"], swiftSettings: v5),
-        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"], swiftSettings: v5),
+        .executableTarget(name: "mp4-fragment-writer", dependencies: ["MediaGraphMP4", "MediaGraphCore"]),
+        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"]),
         .testTarget(name: "MediaGraphPluginsTests",
-                    dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"],
-                    swiftSettings: v5),
-        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"],
-                    swiftSettings: v5),
+                    dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"]),
     ]
 )

@@ -16,7 +16,6 @@ let package = Package(
             dependencies: [
                 .product(name: "MediaGraphCore", package: "MediaGraph"),
                 .product(name: "MediaGraphNodes", package: "MediaGraph"),
-            ],
-            swiftSettings: [.swiftLanguageMode(.v5)]),
+            ]),
     ]
 )

@@ -6,4 +6,4 @@ let descriptor = PluginExport.descriptor(name: "example-filters", version: "1.0"
 
 /// The entry point the host looks up.
 @_cdecl("mediagraph_plugin_entry")
-public func mediagraphPluginEntry() -> UnsafeRawPointer { descriptor }
+public func mediagraphPluginEntry() -> UnsafeRawPointer { descriptor.pointer }

@@ -24,12 +24,32 @@ public enum RowBands {
             body(0..<rows)
             return
         }
-        DispatchQueue.concurrentPerform(iterations: bands) { band in
+        concurrently(bands) { band in
             let start = rows * band / bands
             let end = rows * (band + 1) / bands
             body(start..<end)
         }
     }
+
+    /// Calls `body(0)`, …, `body(count - 1)` at the same time on the cores and returns when every
+    /// call has returned. The calls must touch disjoint memory (their own rows, their own
+    /// scratch): the body is not `@Sendable` because kernels capture frame pointers.
+    @inlinable
+    public static func concurrently(_ count: Int, _ body: (Int) -> Void) {
+        withoutActuallyEscaping(body) { body in
+            let shared = ConcurrentBody(call: body)
+            DispatchQueue.concurrentPerform(iterations: count) { shared.call($0) }
+        }
+    }
+}
+
+/// A band body handed to `concurrentPerform`'s threads. Unchecked because what makes it safe is
+/// the kernels' contract, not the type: each call writes only its own band of rows, and
+/// `concurrently` returns only after every call has, so nothing it captures is used after.
+@usableFromInline
+struct ConcurrentBody: @unchecked Sendable {
+    @usableFromInline let call: (Int) -> Void
+    @inlinable init(call: @escaping (Int) -> Void) { self.call = call }
 }
 
 #if canImport(Glibc)

@@ -10,11 +10,20 @@ import Glibc
 /// let descriptor = PluginExport.descriptor(name: "example-filters", version: "1.0",
 ///                                          filters: [Posterize.self, ExampleInvert.self])
 /// @_cdecl("mediagraph_plugin_entry")
-/// public func mediagraphPluginEntry() -> UnsafeRawPointer { descriptor }
+/// public func mediagraphPluginEntry() -> UnsafeRawPointer { descriptor.pointer }
 /// ```
+/// A plugin's C descriptor (`mg_plugin_desc`), for a global `let` the entry point returns.
+///
+/// `@unchecked Sendable` because it is a C pointer: the descriptor and everything it points to are
+/// written once, before the first `let` read returns, and never changed; the host only reads it.
+public struct PluginDescriptor: @unchecked Sendable {
+    /// What `mediagraph_plugin_entry` returns.
+    public let pointer: UnsafeRawPointer
+}
+
 public enum PluginExport {
     /// The descriptor, allocated once and kept for the life of the library.
-    public static func descriptor(name: String, version: String, filters: [PluginFilter.Type]) -> UnsafeRawPointer {
+    public static func descriptor(name: String, version: String, filters: [PluginFilter.Type]) -> PluginDescriptor {
         let nodes = UnsafeMutablePointer<mg_node_desc>.allocate(capacity: max(1, filters.count))
         for (k, type) in filters.enumerated() {
             nodes[k] = nodeDescriptor(type)
@@ -22,7 +31,7 @@ public enum PluginExport {
         let plugin = UnsafeMutablePointer<mg_plugin_desc>.allocate(capacity: 1)
         plugin.initialize(to: mg_plugin_desc(abi_version: UInt32(MG_PLUGIN_ABI_VERSION), name: strdup(name),
                                              version: strdup(version), nodes: nodes, node_count: Int32(filters.count)))
-        return UnsafeRawPointer(plugin)
+        return PluginDescriptor(pointer: UnsafeRawPointer(plugin))
     }
 
     static func nodeDescriptor(_ type: PluginFilter.Type) -> mg_node_desc {

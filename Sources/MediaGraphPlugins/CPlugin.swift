@@ -2,7 +2,7 @@ import CMediaGraphPlugin
 import MediaGraphCore
 
 /// A loaded plugin that speaks the MediaGraph C interface (`mediagraph_plugin.h`).
-public struct CPlugin: @unchecked Sendable {
+public struct CPlugin: Sendable {
     /// The file it was loaded from.
     public let path: String
     /// The plugin's own name and version text.
@@ -51,6 +51,10 @@ public struct CPlugin: @unchecked Sendable {
 }
 
 /// One node type of a C plugin: its declaration checked and turned into a `NodeTypeInfo`.
+///
+/// `@unchecked Sendable` because `desc` is a C pointer: it points into the plugin's descriptor,
+/// which the plugin builds once and never changes (the ABI's contract), in a library that stays
+/// loaded for the life of the process; the host only reads it, from any thread that creates a node.
 struct CPluginNodeType: @unchecked Sendable {
     let path: String
     let desc: UnsafePointer<mg_node_desc>

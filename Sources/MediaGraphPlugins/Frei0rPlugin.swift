@@ -4,7 +4,7 @@ import MediaGraphCore
 
 /// A loaded frei0r filter effect (one shared library), described as the node type `frei0r.NAME`
 /// where NAME is the file name without `.so` (as ffmpeg's `frei0r=NAME` names it).
-public struct Frei0rPlugin: @unchecked Sendable {
+public struct Frei0rPlugin: Sendable {
     public let path: String
     /// `frei0r.NAME`.
     public let typeName: String
@@ -110,7 +110,7 @@ public struct Frei0rPlugin: @unchecked Sendable {
 }
 
 /// The frei0r functions of one library, looked up once.
-struct Frei0rAPI: @unchecked Sendable {
+struct Frei0rAPI: Sendable {
     let initialize: mgf0r_init_fn
     let getPluginInfo: mgf0r_get_plugin_info_fn
     let getParamInfo: mgf0r_get_param_info_fn

@@ -4,7 +4,7 @@ import Glibc
 
 /// A shared library opened with dlopen. Plugins stay loaded for the life of the process (their
 /// descriptors and callbacks are referenced by registered node types), so there is no close.
-struct SharedLibrary: @unchecked Sendable {
+struct SharedLibrary {
     let path: String
     let handle: UnsafeMutableRawPointer
 

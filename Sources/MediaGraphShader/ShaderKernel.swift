@@ -11,7 +11,7 @@ public struct ShaderRunError: Error, CustomStringConvertible, Sendable {
 /// Runs a bound shader over rgba frames, rows split across cores. Reusable from frame to frame:
 /// register files are allocated on the first frame and kept, so steady state allocates nothing.
 /// One `run` at a time per kernel.
-public final class ShaderKernel: @unchecked Sendable {
+public final class ShaderKernel {
     public let program: BoundShaderProgram
     private let code: KernelCode
     /// Uniform values are folded into the code as constants; the setup code reads none.
@@ -88,7 +88,7 @@ public final class ShaderKernel: @unchecked Sendable {
         if bands == 1 {
             runBand(0..<rows, registers: files[0], source: source, destination: destination)
         } else {
-            DispatchQueue.concurrentPerform(iterations: bands) { band in
+            RowBands.concurrently(bands) { band in
                 runBand(rows * band / bands ..< rows * (band + 1) / bands, registers: files[band],
                         source: source, destination: destination)
             }

@@ -9,7 +9,7 @@ import MediaGraphKernels
 /// let kernel = ShaderKernel(program: bound)
 /// try kernel.run(source: input, destination: output, threads: 0)
 /// ```
-public final class ShaderProgram: @unchecked Sendable {
+public final class ShaderProgram: Sendable {
     public let fileName: String
     public let source: String
     /// The uniforms the graph may set (texelWidth, texelHeight and imageSize, which the filter

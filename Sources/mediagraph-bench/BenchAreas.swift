@@ -1,7 +1,7 @@
 /// One benchmark area: a name (selectable as `mediagraph-bench NAME`) and its run function.
-struct BenchArea {
+struct BenchArea: Sendable {
     let name: String
-    let run: () -> Void
+    let run: @Sendable () -> Void
 }
 
 enum BenchAreas {

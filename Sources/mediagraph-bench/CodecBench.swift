@@ -103,7 +103,7 @@ enum CodecBench {
     static func runJob(_ job: String) {
         let parts = job.split(separator: "|").map(String.init)
         guard parts.count == 3, let input = fopen(parts[1], "rb"), let output = fopen(parts[2], "wb") else {
-            fputs("bad job \(job)\n", stderr)
+            FileHandle.standardError.write(Data(("bad job \(job)\n").utf8))
             exit(1)
         }
         let frameBytes = width * height * 3 / 2
@@ -112,7 +112,8 @@ enum CodecBench {
             UnsafeMutableRawPointer.allocate(byteCount: frameBytes, alignment: 64).assumingMemoryBound(to: UInt8.self)
         }
         let free = DispatchSemaphore(value: slots), filled = DispatchSemaphore(value: 0)
-        /// The reader thread's view of the buffers and the file; the semaphores order access.
+        /// The reader thread's view of the buffers and the file. `@unchecked Sendable` because they
+        /// are C pointers: the semaphores hand each buffer back and forth, one thread at a time.
         final class Shared: @unchecked Sendable {
             let buffers: [UnsafeMutablePointer<UInt8>]
             let input: UnsafeMutablePointer<FILE>
@@ -123,7 +124,7 @@ enum CodecBench {
             for i in 0..<frames {
                 free.wait()
                 let buffer = shared.buffers[i % slots]
-                guard fread(buffer, 1, frameBytes, shared.input) == frameBytes else { fputs("short input\n", stderr); exit(1) }
+                guard fread(buffer, 1, frameBytes, shared.input) == frameBytes else { FileHandle.standardError.write(Data(("short input\n").utf8)); exit(1) }
                 invert(buffer, count: frameBytes)
                 filled.signal()
             }
@@ -161,7 +162,7 @@ enum CodecBench {
             }
             write(try encoder.flush())
         } catch {
-            fputs("\(error)\n", stderr)
+            FileHandle.standardError.write(Data(("\(error)\n").utf8))
             exit(1)
         }
         fclose(output)

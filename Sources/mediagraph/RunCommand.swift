@@ -51,11 +51,14 @@ struct RunCommand: ParsableCommand {
     }
 }
 
-/// The progress line on a terminal: frames, fps, elapsed and ETA when the total is known.
-final class ProgressLine: @unchecked Sendable {
+/// The progress line on a terminal: frames, fps, elapsed and ETA when the total is known. Drawn
+/// by a timer on another thread, which reads only the runner's atomic progress count.
+final class ProgressLine {
     let runner: GraphRunner
     let start: Date
     private var timer: DispatchSourceTimer?
+    /// Signalled by the timer's cancel handler, which runs after any draw in progress.
+    private let stopped = DispatchSemaphore(value: 0)
 
     init(runner: GraphRunner, start: Date) {
         self.runner = runner
@@ -65,25 +68,33 @@ final class ProgressLine: @unchecked Sendable {
     func begin() {
         let t = DispatchSource.makeTimerSource(queue: .global())
         t.schedule(deadline: .now() + 0.5, repeating: 0.5)
-        t.setEventHandler { [weak self] in self?.draw() }
+        let runner = runner, start = start
+        t.setEventHandler { ProgressLine.draw(runner.progress, start: start) }
+        let stopped = stopped
+        t.setCancelHandler { stopped.signal() }
         t.resume()
         timer = t
     }
 
-    func draw() {
-        let (done, total) = runner.progress
+    static func draw(_ progress: (done: Int, total: Int?), start: Date) {
+        let (done, total) = progress
         let elapsed = Date().timeIntervalSince(start)
         let fps = Double(done) / max(elapsed, 1e-9)
         var line = String(format: "\rframe %d", done)
         if let total { line += "/\(total)" }
         line += String(format: "  %.1f fps  %.1f s", fps, elapsed)
         if let total, fps > 0 { line += String(format: "  ETA %.1f s", Double(max(0, total - done)) / fps) }
-        FileHandle.standardError.write((line + "   ").data(using: .utf8)!)
+        FileHandle.standardError.write(Data((line + "   ").utf8))
     }
 
+    /// Stops the timer and waits out a draw in progress, then clears the line.
     func end() {
-        timer?.cancel()
-        FileHandle.standardError.write("\r\u{1b}[K".data(using: .utf8)!)
+        if let timer {
+            // a draw may be under way: clear the line only after it
+            timer.cancel()
+            stopped.wait()
+        }
+        FileHandle.standardError.write(Data("\r\u{1b}[K".utf8))
     }
 }
 

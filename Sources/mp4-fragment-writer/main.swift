@@ -24,7 +24,7 @@ do {
         if muxer.completedFragments > reported {
             reported = muxer.completedFragments
             print("fragment \(reported)")
-            fflush(stdout)
+            fflush(nil)  // every output stream: the C global `stdout` is not concurrency-safe to name
             Thread.sleep(forTimeInterval: 3)
         }
     }

@@ -126,6 +126,8 @@ import Testing
         #expect(p.terminationStatus == 130, "\(err)")
         let probe = try CLI.probe(dir + "/endless.y4m", "nb_read_frames", countFrames: true)
         #expect((Int(probe["nb_read_frames"] ?? "0") ?? 0) > 0, "the finalized Y4M should hold the frames written before Ctrl-C")
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".") }
+        #expect(hidden.isEmpty, "no partial file left behind: \(hidden)")
         let check = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/endless.y4m", "-f", "null", "-"])
         #expect(check.stderr.isEmpty, "ffmpeg: \(check.stderr)")
     }

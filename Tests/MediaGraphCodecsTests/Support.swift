@@ -92,8 +92,7 @@ func runTool(_ name: String, _ arguments: [String]) throws -> ToolResult {
     process.standardError = err
     try process.run()
     // Read both pipes before waiting so a chatty tool cannot block on a full pipe.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let errBox = Box()
+    let errBox = PipeData()
     let done = DispatchSemaphore(value: 0)
     let errHandle = err.fileHandleForReading
     Thread { errBox.data = errHandle.readDataToEndOfFile(); done.signal() }.start()
@@ -137,4 +136,13 @@ func firstDifference(_ a: [UInt8], _ b: [UInt8]) -> Int? {
     let n = min(a.count, b.count)
     for i in 0..<n where a[i] != b[i] { return i }
     return a.count == b.count ? nil : n
+}
+
+/// What one reader thread collected from a pipe (handed over under a lock).
+final class PipeData: Sendable {
+    private let stored = Lock(Data())
+    var data: Data {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

@@ -12,7 +12,12 @@ final class PlanProbes: Sendable {
 
 /// A source whose input can be read once: it counts creations and header reads.
 final class PlanProbeSource: SourceNode, RegisteredNode, OnceReadableInput {
-    nonisolated(unsafe) static var probes = PlanProbes()
+    /// The probes new instances count into; a test puts a fresh one here.
+    static var probes: PlanProbes {
+        get { probesSlot.withLock { $0 } }
+        set { probesSlot.withLock { $0 = newValue } }
+    }
+    private static let probesSlot = Lock(PlanProbes())
     static let typeInfo = NodeTypeInfo(name: "t-once", doc: "reads a header once", category: .source,
                                        outputs: [PortSpec("out", .video([.gray]))],
                                        params: [.int("frames", default: 3, doc: "")])
@@ -171,21 +176,22 @@ func requireSendable<T: Sendable>(_: T) {}
         let graphs = try stops.map { try p.instantiate(stop: $0) }
         #expect(graphs[0].nodes[0].instance !== graphs[1].nodes[0].instance, "each instantiation creates its own nodes")
         // both run at once: nothing is shared between the two graphs
-        let errors = Mutex<[String]>([])
+        let errors = Lock<[String]>([])
+        let runners = (0..<2).map { GraphRunner(graph: graphs[$0], stop: stops[$0]) }
         DispatchQueue.concurrentPerform(iterations: 2) { k in
-            do { try GraphRunner(graph: graphs[k], stop: stops[k]).run() } catch { errors.withLock { $0.append("\(error)") } }
+            do { try runners[k].run() } catch { errors.withLock { $0.append("\(error)") } }
         }
         #expect(errors.withLock { $0 } == [])
+        func sink(_ g: ValidatedGraph) -> Collector? { g.nodes.first { $0.id == "k" }?.instance as? Collector }
         for k in 0..<2 {
-            let sink = Collector.lock.withLock { _ in Collector.instances["k@" + String(UInt(bitPattern: ObjectIdentifier(stops[k]).hashValue))] }
-            #expect(sink?.values == (0..<30).map { UInt8($0) }, "run \(k)")
-            #expect(sink?.finished == true)
+            #expect(sink(graphs[k])?.values == (0..<30).map { UInt8($0) }, "run \(k)")
+            #expect(sink(graphs[k])?.finished == true)
         }
         // and a third time, after the others have finished
         let third = StopFlag()
-        try GraphRunner(graph: try p.instantiate(stop: third), stop: third).run()
-        let sink = Collector.lock.withLock { _ in Collector.instances["k@" + String(UInt(bitPattern: ObjectIdentifier(third).hashValue))] }
-        #expect(sink?.values.count == 30)
+        let g3 = try p.instantiate(stop: third)
+        try GraphRunner(graph: g3, stop: third).run()
+        #expect(sink(g3)?.values.count == 30)
     }
 
     @Test func streamReferencesStayReferencesUntilTheNodeExists() throws {

@@ -36,7 +36,12 @@ final class WriteCounter: Sendable {
 }
 
 final class AddOne: RegisteredNode {
-    nonisolated(unsafe) static var counter = WriteCounter()
+    /// The counter new instances count into; a test that counts puts a fresh one here.
+    static var counter: WriteCounter {
+        get { counterSlot.withLock { $0 } }
+        set { counterSlot.withLock { $0 = newValue } }
+    }
+    private static let counterSlot = Lock(WriteCounter())
     static let typeInfo = NodeTypeInfo(name: "t-add", doc: "adds one", category: .filter,
                                        inputs: [PortSpec("in", .video([.gray]))], outputs: [PortSpec("out", .video([.gray]))],
                                        params: [.int("fail-at", default: -1, doc: "throw at this frame")])
@@ -62,8 +67,6 @@ final class AddOne: RegisteredNode {
 
 /// Keeps the first byte of every frame; records whether it was aborted or finished.
 final class Collector: RegisteredNode {
-    nonisolated(unsafe) static var instances: [String: Collector] = [:]
-    static let lock = Mutex<Void>(())
     static let typeInfo = NodeTypeInfo(name: "t-sink", doc: "collects", category: .sink, inputs: [PortSpec("in", .any)],
                                        params: [.int("delay-us", default: 0, doc: "sleep per buffer")])
     var values: [UInt8] = []
@@ -72,7 +75,6 @@ final class Collector: RegisteredNode {
     let delay: Int
     init(setup: NodeSetup) throws {
         delay = setup.params.int("delay-us", default: 0)
-        Collector.lock.withLock { _ in Collector.instances[setup.id + "@" + String(UInt(bitPattern: ObjectIdentifier(setup.stop).hashValue))] = self }
     }
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {

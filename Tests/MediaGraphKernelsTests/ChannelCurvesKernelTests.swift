@@ -12,7 +12,7 @@ import Testing
         return outMin + (outMax - outMin) * corrected
     }
 
-    static let cases: [(String, () throws -> ChannelCurves, (SIMD4<Double>) -> SIMD4<Double>)] = [
+    static let cases: [(String, @Sendable () throws -> ChannelCurves, @Sendable (SIMD4<Double>) -> SIMD4<Double>)] = [
         ("gamma 0.45", { try .gamma(0.45) }, { SIMD4(pow($0.x, 0.45), pow($0.y, 0.45), pow($0.z, 0.45), $0.w) }),
         ("gamma 2.2", { try .gamma(2.2) }, { SIMD4(pow($0.x, 2.2), pow($0.y, 2.2), pow($0.z, 2.2), $0.w) }),
         ("levels all", { try .levels(.init(inputMin: 0.1, inputMax: 0.85, gamma: 1.4, outputMin: 0.05, outputMax: 0.95)) }, { c in

@@ -26,7 +26,7 @@ import Testing
 
     static let sepiaRows: [[Double]] = [[0.3588, 0.7044, 0.1368], [0.2990, 0.5870, 0.1140], [0.2392, 0.4696, 0.0912]]
 
-    static let cases: [(String, () throws -> ColorTransform, (SIMD4<Double>) -> SIMD4<Double>)] = [
+    static let cases: [(String, @Sendable () throws -> ColorTransform, @Sendable (SIMD4<Double>) -> SIMD4<Double>)] = [
         ("grayscale", { try .grayscale() }, { c in let l = luma709(c); return SIMD4(l, l, l, c.w) }),
         ("sepia 1", { try .sepia() }, { c in
             SIMD4(sepiaRows[0][0] * c.x + sepiaRows[0][1] * c.y + sepiaRows[0][2] * c.z,

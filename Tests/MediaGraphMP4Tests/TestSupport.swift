@@ -1,4 +1,5 @@
 import Foundation
+import MediaGraphCore
 import Testing
 
 /// A fresh directory under /tmp, removed by `remove()`.
@@ -31,8 +32,7 @@ func run(_ program: String, _ args: [String]) throws -> ProcessResult {
     p.standardError = err
     try p.run()
     // Read both pipes while the process runs, so a full pipe cannot block it.
-    final class Box: @unchecked Sendable { var data = Data() }
-    let outBox = Box()
+    let outBox = PipeData()
     let group = DispatchGroup()
     group.enter()
     let reader = out.fileHandleForReading
@@ -163,4 +163,13 @@ func firstBox(_ path: String, _ fourCC: String) throws -> [UInt8] {
         i += 1
     }
     return []
+}
+
+/// What one reader thread collected from a pipe (handed over under a lock).
+final class PipeData: Sendable {
+    private let stored = Lock(Data())
+    var data: Data {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaGraphCore
 import Testing
 
 /// Runs the built `mediagraph` binary, ffmpeg and cc as a user would, and finds built plugins.
@@ -108,7 +109,11 @@ enum Tool {
     }
 }
 
-/// What one reader thread collected from a pipe.
-final class PipeData: @unchecked Sendable {
-    var data = Data()
+/// What one reader thread collected from a pipe (handed over under a lock).
+final class PipeData: Sendable {
+    private let stored = Lock(Data())
+    var data: Data {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
+    }
 }

@@ -324,11 +324,11 @@ struct HostileShaderTests {
     /// Random bytes through the whole front end (what a fuzzer does): errors or programs, never
     /// a crash, and quickly.
     @Test func randomBytesThroughTheFrontEnd() {
-        var state: UInt64 = 0x2545F4914F6CDD1D
-        func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
         let alphabet = Array("void main(){}gl_FragColor=vec4(1.0);#define A A\n?:+-*/[]()int float x,;.0123456789eE\u{0}\u{FF}".utf8)
         let start = Date()
         onThread(stackSize: 8 << 20) {
+            var state: UInt64 = 0x2545F4914F6CDD1D
+            func next() -> UInt64 { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state }
             for _ in 0..<300 {
                 let n = Int(next() % 400)
                 let bytes = (0..<n).map { _ in next() % 4 == 0 ? UInt8(truncatingIfNeeded: next()) : alphabet[Int(next() % UInt64(alphabet.count))] }
@@ -340,20 +340,16 @@ struct HostileShaderTests {
 }
 
 /// Runs `body` on a new thread with the given stack and waits for its result.
-func onThread<T>(stackSize: Int, _ body: @escaping () -> T) -> T {
-    let box = ResultBox<T>()
+func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable () -> T) -> T {
+    let box = Lock<T?>(nil)
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        box.value = body()
+        let value = body()
+        box.withLock { $0 = value }
         done.signal()
     }
     thread.stackSize = stackSize
     thread.start()
     done.wait()
-    return box.value!
-}
-
-/// Carries a result from the thread `onThread` starts back to the caller, which waits for it.
-final class ResultBox<T>: @unchecked Sendable {
-    var value: T?
+    return box.withLock { $0 }!
 }

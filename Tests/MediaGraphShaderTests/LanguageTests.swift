@@ -47,7 +47,7 @@ extension Float {
 
 struct BuiltinTests {
     /// Each built-in on edge values against Swift's own math (Foundation, in Double, rounded to Float).
-    static let unaryCases: [(String, (Double) -> Double, [Float])] = [
+    static let unaryCases: [(String, @Sendable (Double) -> Double, [Float])] = [
         ("sin", sin, [0, 1e-6, 0.5, -1, Float.pi / 2, 3.14159, 100]),
         ("cos", cos, [0, 1e-6, 0.5, -1, Float.pi, 3.14159, 100]),
         ("tan", tan, [0, 0.5, -1, 1.5]),
@@ -87,7 +87,7 @@ struct BuiltinTests {
         }
     }
 
-    static let binaryCases: [(String, (Double, Double) -> Double, [(Float, Float)])] = [
+    static let binaryCases: [(String, @Sendable (Double, Double) -> Double, [(Float, Float)])] = [
         ("pow", pow, [(2, 10), (0.5, 0.5), (10, -2), (1, 100), (3, 0)]),
         ("atan", atan2, [(1, 1), (1, -1), (-1, -1), (0, 1), (1, 0), (-0.5, 2)]),
         ("mod", { $0 - $1 * ($0 / $1).rounded(.down) }, [(5.5, 2), (-5.5, 2), (5.5, -2), (3, 3), (0.7, 0.25)]),

@@ -14,6 +14,8 @@ public protocol LiveParamsNode: MediaNode {
 final class ParamMailbox: Sendable {
     private let latest = Lock<ParamValues?>(nil)
     /// Set when `latest` holds values the node has not taken: one atomic load per buffer.
+    /// Changed only with the lock held, so a change posted while the node takes one is neither
+    /// lost nor taken twice.
     private let posted = Atomic<Bool>(false)
 
     init() {}
@@ -24,16 +26,18 @@ final class ParamMailbox: Sendable {
             var values = v ?? current
             values.set(name, value)
             v = values
+            posted.store(true, ordering: .releasing)
         }
-        posted.store(true, ordering: .releasing)
     }
 
     /// The values posted since the last call, or nil.
     @inline(__always)
     func take() -> ParamValues? {
         guard posted.load(ordering: .acquiring) else { return nil }
-        posted.store(false, ordering: .relaxed)
-        return latest.withLock { $0 }
+        return latest.withLock { v in
+            posted.store(false, ordering: .relaxed)
+            return v
+        }
     }
 }
 
@@ -48,11 +52,11 @@ extension GraphRunner {
     /// checked against the declaration now; the node takes it on its own thread before its next
     /// buffer, so frames before that use the old value and frames after it the new one.
     public func setParam(node id: String, _ name: String, to value: JSONValue) throws {
-        guard let i = graph.index(of: id) else {
-            throw ParamChangeError(message: "no node '\(id)' in the graph; nodes: " + graph.nodes.map(\.id).joined(separator: ", "))
+        guard let i = declarations.firstIndex(where: { $0.id == id }) else {
+            throw ParamChangeError(message: "no node '\(id)' in the graph; nodes: " + declarations.map(\.id).joined(separator: ", "))
         }
-        let n = graph.nodes[i]
-        let live = (n.instance is LiveParamsNode) ? n.info.params.filter(\.live) : []
+        let n = declarations[i]
+        let live = n.acceptsChanges ? n.info.params.filter(\.live) : []
         guard let spec = n.info.params.first(where: { $0.name == name }) else {
             var msg = "node '\(id)' (\(n.info.name)): unknown param '\(name)'"
             if let near = ClosestName.find(name, in: n.info.params.map(\.name)) { msg += "; did you mean '\(near)'?" }

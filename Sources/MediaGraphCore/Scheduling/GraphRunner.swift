@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// Runs a validated graph: pipeline parallelism across threads that meet at bounded queues, data
@@ -10,7 +13,11 @@ import Synchronization
 /// whatever feeds it, called in turn. End of stream flows through the queues as a marker. The
 /// first error stops the graph: every queue is cancelled, every node is told (`abort`), and
 /// `run` throws that error with its node.
-public final class GraphRunner {
+///
+/// `Sendable`: `progress`, `statistics` and `setParam` may be called from any thread while `run`
+/// runs on another (the progress line's timer, a controller). The nodes themselves go to their
+/// threads through `RunningNode`; everything shared is immutable, atomic or locked.
+public final class GraphRunner: Sendable {
     public struct Options: Sendable {
         /// Buffers each input queue holds before its producer blocks.
         public var queueCapacity: Int = 4
@@ -19,26 +26,50 @@ public final class GraphRunner {
         public init() {}
     }
 
-    public let graph: ValidatedGraph
+    /// What a live param change is checked against: a node of the graph as it was built.
+    struct NodeDeclaration: Sendable {
+        var id: String
+        var info: NodeTypeInfo
+        var params: ParamValues
+        /// Whether the instance takes live changes (`LiveParamsNode`).
+        var acceptsChanges: Bool
+    }
+
     public let stop: StopFlag
     let options: Options
-    private(set) var running: [RunningNode] = []
+    let running: [RunningNode]
+    let declarations: [NodeDeclaration]
     private let failure = Lock<Error?>(nil)
-    private var progressSource: RunningNode?
+    private let started = Atomic<Bool>(false)
+    /// The source whose count the progress line shows, and how many buffers it expects to send.
+    private let progressSource: RunningNode?
+    private let progressTotal: Int?
 
+    /// Wires `graph` for running: threads and queues decided, outputs connected. The graph's
+    /// node instances belong to the runner from now on.
     public init(graph: ValidatedGraph, stop: StopFlag = StopFlag(), options: Options = Options()) {
-        self.graph = graph
         self.stop = stop
         self.options = options
-        wire()
+        let running = Self.wire(graph, options)
+        self.running = running
+        declarations = graph.nodes.map {
+            NodeDeclaration(id: $0.id, info: $0.info, params: $0.params, acceptsChanges: $0.instance is LiveParamsNode)
+        }
+        // The first source of video with a known length, else the first source.
+        let main = graph.nodes.indices.first { i in
+            guard let s = graph.nodes[i].instance as? SourceNode, s.expectedCount != nil else { return false }
+            return graph.nodes[i].outputFormats.first.map { if case .video = $0 { return true }; return false } ?? false
+        } ?? graph.nodes.indices.first { graph.nodes[$0].instance is SourceNode }
+        progressSource = main.map { running[$0] }
+        progressTotal = main.flatMap { (graph.nodes[$0].instance as? SourceNode)?.expectedCount }
     }
 
     /// Which nodes got their own thread, for `validate` and `dot`.
-    public var ownThreadNodes: Set<String> { Set(running.filter { $0.inbox != nil || $0.instance is SourceNode }.map(\.id)) }
+    public var ownThreadNodes: Set<String> { Set(running.filter(\.ownThread).map(\.id)) }
 
-    private func wire() {
-        running = graph.nodes.map { RunningNode(id: $0.id, type: $0.info.name, instance: $0.instance, inputs: $0.inputNames.count) }
-        for r in running where r.instance is SourceNode { r.stats.ownThread = true }
+    private static func wire(_ graph: ValidatedGraph, _ options: Options) -> [RunningNode] {
+        let running = graph.nodes.map { RunningNode(id: $0.id, type: $0.info.name, instance: $0.instance, inputs: $0.inputNames.count) }
+        for r in running where r.instance is SourceNode { r.ownThread = true }
         for (i, r) in running.enumerated() { r.output = NodeOutput(owner: r, ports: graph.nodes[i].outputFormats.count) }
         for (i, n) in graph.nodes.enumerated() {
             let producers = graph.producers(of: i)
@@ -47,7 +78,7 @@ public final class GraphRunner {
                 && (options.threadPerNode || !storesPacketsOfOneSource(i))
             if needsQueue {
                 running[i].inbox = Inbox(inputs: producers.count, capacity: max(1, options.queueCapacity))
-                running[i].stats.ownThread = true
+                running[i].ownThread = true
             }
         }
         for c in graph.connections {
@@ -55,40 +86,31 @@ public final class GraphRunner {
             let link: NodeOutput.Link = target.inbox.map { .queued($0, input: c.toInput) } ?? .inline(target, input: c.toInput)
             running[c.from].output.links[c.fromPort].append(link)
         }
-        progressSource = running.first { r in
-            guard let s = r.instance as? SourceNode, s.expectedCount != nil else { return false }
-            return graph.nodes.first { $0.id == r.id }?.outputFormats.first.map { if case .video = $0 { return true }; return false } ?? false
-        } ?? running.first { $0.instance is SourceNode }
+        return running
     }
 
-    /// Buffers produced so far by the main source, and how many it will produce if known.
+    /// Buffers produced so far by the main source, and how many it will produce if known. Safe
+    /// from any thread while the graph runs.
     public var progress: (done: Int, total: Int?) {
         guard let s = progressSource else { return (0, nil) }
-        return (s.sent.load(ordering: .relaxed), (s.instance as? SourceNode)?.expectedCount)
+        return (s.sent.load(ordering: .relaxed), progressTotal)
     }
 
-    /// Per-node statistics (complete once `run` has returned).
-    public var statistics: [NodeStatistics] {
-        running.map { r in
-            var s = r.stats
-            s.buffersOut = r.sent.load(ordering: .relaxed)
-            if let inbox = r.inbox {
-                s.inputWaitNanos = inbox.popWaitNanos
-                s.queueFullNanos = inbox.pushWaitNanos
-            }
-            return s
-        }
-    }
+    /// Per-node statistics: so far while the graph runs (safe from any thread), complete once
+    /// `run` has returned.
+    public var statistics: [NodeStatistics] { running.map(\.statistics) }
 
     /// What the nodes reported while running without stopping the graph, each prefixed with its
-    /// node (complete once `run` has returned).
+    /// node. Read it once `run` has returned (the nodes' own state, not shared while they run).
     public var runWarnings: [String] {
         running.flatMap { r in r.instance.runWarnings.map { "node '\(r.id)' (\(r.type)): \($0)" } }
     }
 
     /// Runs the graph to the end (or to the first error, or until `stop` is set and everything in
-    /// flight has drained). Throws `GraphRunError` naming the node that failed.
+    /// flight has drained). Throws `GraphRunError` naming the node that failed. A runner runs
+    /// once: build another from a new instantiation to run the graph again.
     public func run() throws {
+        guard !started.exchange(true, ordering: .relaxed) else { throw RunnerAlreadyRan() }
         for r in running {
             do { try r.instance.start() } catch {
                 record(r.attributed(error))
@@ -99,30 +121,28 @@ public final class GraphRunner {
             for r in running { r.instance.abort() }
             throw e
         }
-        let group = DispatchGroup()
+        var threads: [pthread_t] = []
         for r in running {
+            let body: (@Sendable () -> Void)?
             if r.instance is SourceNode {
-                spawn(group, name: r.id) { self.runSource(r) }
+                body = { self.runSource(r) }
             } else if r.inbox != nil {
-                spawn(group, name: r.id) { self.runQueued(r) }
+                body = { self.runQueued(r) }
+            } else {
+                body = nil
+            }
+            guard let body else { continue }
+            do { threads.append(try EngineThread.start(name: r.id, body)) } catch {
+                // the threads already started see the failure and end
+                record(GraphRunError(node: r.id, type: r.type, underlying: error))
+                break
             }
         }
-        group.wait()
+        for t in threads { EngineThread.join(t) }
         if let e = failure.withLock({ $0 }) {
             for r in running { r.instance.abort() }
             throw e
         }
-    }
-
-    private func spawn(_ group: DispatchGroup, name: String, _ body: @escaping () -> Void) {
-        group.enter()
-        let t = Thread {
-            body()
-            group.leave()
-        }
-        t.name = "mg-" + name
-        t.stackSize = 8 << 20
-        t.start()
     }
 
     private var failed: Bool { failure.withLock { $0 != nil } }
@@ -146,7 +166,7 @@ public final class GraphRunner {
                 } catch {
                     throw r.attributed(error)
                 }
-                r.stats.busyNanos &+= monotonicNanos() &- t0
+                r.busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
                 if !more { break }
             }
             if !failed { try r.finish() }
@@ -176,5 +196,12 @@ public final class GraphRunner {
         } catch {
             record(error)
         }
+    }
+}
+
+/// `GraphRunner.run` called a second time: the nodes have finished and cannot run again.
+public struct RunnerAlreadyRan: Error, CustomStringConvertible {
+    public var description: String {
+        "this GraphRunner has already run; instantiate the graph again (GraphPlan.instantiate) and run a new GraphRunner"
     }
 }

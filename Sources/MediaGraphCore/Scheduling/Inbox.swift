@@ -7,6 +7,10 @@ enum InboxItem {
 /// The bounded queues in front of a node that runs on its own thread: one small ring per input,
 /// sharing one lock, so a multi-input node can wait for the input it needs next. A full ring
 /// blocks its producer (back-pressure); `cancel` wakes everyone when the graph stops.
+///
+/// `@unchecked Sendable`: the producers' threads and the consumer's thread share it, and every
+/// stored `var` is read and written only with the monitor's mutex held (Synchronization's `Mutex`
+/// has no condition variables to wait on, hence the pthread monitor).
 final class Inbox: @unchecked Sendable {
     private let monitor = Monitor()
     private var rings: [[InboxItem?]]
@@ -20,8 +24,8 @@ final class Inbox: @unchecked Sendable {
     private var waitingConsumers = 0
     private var waitingProducers = 0
     /// Nanoseconds producers spent blocked on a full ring, and the consumer on empty rings.
-    private(set) var pushWaitNanos: UInt64 = 0
-    private(set) var popWaitNanos: UInt64 = 0
+    private var pushWaitNanos: UInt64 = 0
+    private var popWaitNanos: UInt64 = 0
 
     init(inputs: Int, capacity: Int) {
         self.capacity = capacity
@@ -41,7 +45,7 @@ final class Inbox: @unchecked Sendable {
             pushWaitNanos &+= monotonicNanos() &- t0
         }
         if cancelled { monitor.unlock(); return false }
-        rings[input][(heads[input] + counts[input]) % capacity] = item
+        rings[input][(heads[input] + counts[input]) % capacity] = consume item
         counts[input] += 1
         if waitingConsumers > 0 { monitor.signalNotEmpty() }
         monitor.unlock()
@@ -87,6 +91,14 @@ final class Inbox: @unchecked Sendable {
             if best == nil || counts[k] > counts[best!] { best = k }
         }
         return best
+    }
+
+    /// Nanoseconds producers spent blocked on a full ring (`push`), and the consumer on empty
+    /// rings (`pop`), so far; safe from any thread.
+    var waitNanos: (push: UInt64, pop: UInt64) {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return (pushWaitNanos, popWaitNanos)
     }
 
     /// Wakes every waiter; pushes and pops fail from now on.

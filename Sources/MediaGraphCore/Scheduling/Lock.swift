@@ -10,6 +10,7 @@ import Glibc
 /// `_unlockSlow`: priority-inheritance futexes), which is not instrumented, so ThreadSanitizer
 /// would see no order between one holder and the next and report what a lock hands over (a
 /// recycled frame block and the pixels then written into it) as a race.
+/// `@unchecked Sendable` as `Mutex` is: `value` is only touched with the mutex held.
 public final class Lock<Value>: @unchecked Sendable {
     private var value: Value
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)

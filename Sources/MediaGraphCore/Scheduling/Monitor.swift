@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// A mutex with two condition variables, for the bounded queues between threads.
-final class Monitor: @unchecked Sendable {
+/// A mutex with two condition variables, for the bounded queues between threads. Not itself
+/// `Sendable`: the queue that owns it is shared, and its mutex guards the queue's state.
+final class Monitor {
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let notEmptyCond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
     private let notFullCond = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)

@@ -25,7 +25,16 @@ public final class NodeOutput {
         if ls.count == 1 {
             try deliver(consume buffer, to: ls[0])
         } else {
+            #if MEDIAGRAPH_TSAN
+            // Under the thread sanitizer every branch gets its own copy. Shared, the branches'
+            // reads are ordered before the last holder's in-place write (or the block's reuse) by
+            // Swift's reference count (a releasing decrement, an acquiring uniqueness check),
+            // which runs in the uninstrumented runtime: the sanitizer would report a race there.
+            for l in ls.dropLast() { try deliver(buffer.copy(), to: l) }
+            if let last = ls.last { try deliver(consume buffer, to: last) }
+            #else
             for l in ls { try deliver(copy buffer, to: l) }
+            #endif
         }
     }
 
@@ -40,7 +49,10 @@ public final class NodeOutput {
         case .inline(let target, let input):
             try target.receive(consume buffer, input: input)
         case .queued(let inbox, let input):
-            if !inbox.push(.buffer(buffer), input: input) { throw RunCancelled() }
+            // moved, not copied: the producer must hold no reference once the consumer can pop
+            // it, or the consumer finds it shared (and copies instead of writing in place) and
+            // the last release, which recycles the frame block, may happen on this thread
+            if !inbox.push(.buffer(consume buffer), input: input) { throw RunCancelled() }
         }
     }
 

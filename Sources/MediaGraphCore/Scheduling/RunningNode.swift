@@ -1,20 +1,31 @@
 import Synchronization
 
 /// A node while the graph runs: its instance, its output wiring, its queue if it has its own
-/// thread, and its statistics.
-final class RunningNode {
+/// thread, and its counters.
+///
+/// `@unchecked Sendable` stands for the runner's hand-off of a node to its thread. Its plain
+/// mutable state (`instance`, `output`, `inbox`, `ownThread`, `remainingInputs`, `finished`) is set
+/// up by the thread that builds the runner, then used during the run only by the one thread that
+/// runs the node (its source thread, its queue's thread, or — called inline — the thread of the
+/// single node that feeds it: a node fed by several gets a queue), then read again by the caller
+/// once `run` has joined every thread. What other threads read while it runs is atomic (the
+/// counters) or behind a lock (the param mailbox).
+final class RunningNode: @unchecked Sendable {
     let id: String
     let type: String
     let instance: MediaNode
     var output: NodeOutput!
     /// Set when the node runs on its own thread behind a queue.
     var inbox: Inbox?
+    /// Whether the node has a thread of its own (a source, or a node behind a queue).
+    var ownThread = false
     var remainingInputs: Int
-    var stats: NodeStatistics
-    /// Buffers sent so far: an atomic, because the progress line reads it from a timer thread
-    /// while the node's thread counts (`stats.buffersOut` is filled from it after the run).
-    let sent = Atomic<Int>(0)
     var finished = false
+    /// Counters the progress line and `statistics` read from other threads while the node's
+    /// thread counts: atomics, each written by that one thread only.
+    let buffersIn = Atomic<Int>(0)
+    let sent = Atomic<Int>(0)
+    let busyNanos = Atomic<UInt64>(0)
     /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
     let mailbox = ParamMailbox()
 
@@ -23,13 +34,26 @@ final class RunningNode {
         self.type = type
         self.instance = instance
         self.remainingInputs = inputs
-        self.stats = NodeStatistics(id: id, type: type)
+    }
+
+    /// The node's statistics so far (final once the run has ended); safe from any thread.
+    var statistics: NodeStatistics {
+        var s = NodeStatistics(id: id, type: type)
+        s.ownThread = ownThread
+        s.buffersIn = buffersIn.load(ordering: .relaxed)
+        s.buffersOut = sent.load(ordering: .relaxed)
+        s.busyNanos = busyNanos.load(ordering: .relaxed)
+        if let waits = inbox?.waitNanos {
+            s.inputWaitNanos = waits.pop
+            s.queueFullNanos = waits.push
+        }
+        return s
     }
 
     /// Runs `process` for one buffer, timing it and naming this node in any error.
     @inline(__always)
     func receive(_ buffer: consuming SampleBuffer, input: Int) throws {
-        stats.buffersIn &+= 1
+        buffersIn.wrappingAdd(1, ordering: .relaxed)
         try takeParamChanges()
         let t0 = monotonicNanos()
         do {
@@ -37,7 +61,7 @@ final class RunningNode {
         } catch {
             throw attributed(error)
         }
-        stats.busyNanos &+= monotonicNanos() &- t0
+        busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
     }
 
     /// One input ended; when all have, flush the node and pass end-of-stream on.
@@ -56,7 +80,7 @@ final class RunningNode {
         } catch {
             throw attributed(error)
         }
-        stats.busyNanos &+= monotonicNanos() &- t0
+        busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
         try output.endOfStream()
     }
 
