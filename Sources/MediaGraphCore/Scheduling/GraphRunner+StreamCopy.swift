@@ -6,7 +6,7 @@ extension GraphRunner {
     /// overlap little work and cost a thread hand-off (two futex calls) per packet; on the
     /// source's thread the inputs arrive one at a time already, in the file's interleaving.
     /// A node that decodes (it has outputs) keeps its own thread.
-    func storesPacketsOfOneSource(_ n: Int) -> Bool {
+    static func storesPacketsOfOneSource(_ n: Int, in graph: ValidatedGraph, running: [RunningNode]) -> Bool {
         guard graph.nodes[n].outputFormats.isEmpty else { return false }
         let producers = graph.producers(of: n)
         guard let source = producers.first?.from, running[source].instance is SourceNode else { return false }

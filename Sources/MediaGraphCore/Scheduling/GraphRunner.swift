@@ -75,7 +75,7 @@ public final class GraphRunner: Sendable {
             let producers = graph.producers(of: i)
             let fannedOut = producers.contains { graph.consumers(of: $0.from, port: $0.fromPort).count > 1 }
             let needsQueue = !producers.isEmpty && (options.threadPerNode || n.info.threading == .ownThread || producers.count > 1 || fannedOut)
-                && (options.threadPerNode || !storesPacketsOfOneSource(i))
+                && (options.threadPerNode || !storesPacketsOfOneSource(i, in: graph, running: running))
             if needsQueue {
                 running[i].inbox = Inbox(inputs: producers.count, capacity: max(1, options.queueCapacity))
                 running[i].ownThread = true
