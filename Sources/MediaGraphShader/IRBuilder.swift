@@ -8,6 +8,9 @@ import MediaGraphShaderTiles
 /// inlining and unrolling multiply the work that produces it.
 final class IRBuilder {
     private(set) var nodes: [Node] = []
+    /// Per value: whether it depends only on constants and uniforms (a loop bounded by such a
+    /// value is unrolled once the uniforms are bound).
+    private var uniformOnly: [Bool] = []
     private var numbering: [Node: Int32] = [:]
     /// Cap on values so that a huge unrolled loop fails with an error instead of eating memory.
     static let maximumNodes = ShaderLimits.operations
@@ -31,11 +34,27 @@ final class IRBuilder {
 
     func isConstant(_ id: Int32) -> Bool { nodes[Int(id)].op == .const }
 
+    /// Whether value `id` depends only on constants and uniforms.
+    func isUniformOnly(_ id: Int32) -> Bool { uniformOnly[Int(id)] }
+
+    private func record(_ n: Node) {
+        let flag: Bool
+        switch n.op {
+        case .const, .uniform: flag = true
+        case .texture, .loadPixel, .channel, .opaque: flag = false
+        default:
+            let k = n.op.operandCount
+            flag = k > 0 && (k < 1 || uniformOnly[Int(n.a)]) && (k < 2 || uniformOnly[Int(n.b)]) && (k < 3 || uniformOnly[Int(n.c)])
+        }
+        uniformOnly.append(flag)
+    }
+
     private func append(_ n: Node) -> Int32 {
         work += 1
         if let existing = numbering[n] { return existing }
         let id = Int32(nodes.count)
         nodes.append(n)
+        record(n)
         numbering[n] = id
         return id
     }
@@ -50,20 +69,22 @@ final class IRBuilder {
             work += 1  // never merge two unknowns
             let id = Int32(nodes.count)
             nodes.append(Node(op: .opaque, imm2: id))
+            uniformOnly.append(false)
             return id
         }
         return append(Node(op: op, imm: imm, imm2: imm2))
     }
 
     /// First of the four consecutive result values of `.texture` / `.loadPixel`.
-    func multi(_ op: Op, _ a: Int32 = -1, _ b: Int32 = -1, imm: Float = 0, imm2: Int32 = 0) -> [Int32] {
-        let key = Node(op: op, a: a, b: b, imm: imm, imm2: imm2)
+    func multi(_ op: Op, _ a: Int32 = -1, _ b: Int32 = -1, imm: Float = 0, imm2: Int32 = 0, input: UInt8 = 0) -> [Int32] {
+        let key = Node(op: op, a: a, b: b, imm: imm, imm2: imm2, input: input)
         work += 1
         if let first = numbering[key] { return (0..<4).map { first + Int32($0) } }
         let first = Int32(nodes.count)
         nodes.append(key)
         numbering[key] = first
         for i in 1..<4 { nodes.append(Node(op: .channel, a: first, imm2: Int32(i))) }
+        uniformOnly.append(contentsOf: [false, false, false, false])
         return (0..<4).map { first + Int32($0) }
     }
 

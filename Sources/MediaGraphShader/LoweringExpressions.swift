@@ -44,7 +44,9 @@ extension Lowering {
         case .boolLiteral(let v): return Value(type: .bool, ids: [b.constant(v ? 1 : 0)])
         case .identifier(let name):
             guard let v = lookup(name) else {
-                if ["gl_FragCoord", "gl_FragData", "gl_PointCoord", "gl_FrontFacing", "gl_MaxDrawBuffers"].contains(name) {
+                if stage == .vertex && name == "gl_FragColor" {
+                    error(e.location, "gl_FragColor is written by the fragment stage, not the vertex stage")
+                } else if ["gl_FragCoord", "gl_FragData", "gl_PointCoord", "gl_FrontFacing", "gl_MaxDrawBuffers"].contains(name) {
                     error(e.location, "unsupported feature: '\(name)'")
                 } else if ShaderType.named(name) != nil {
                     error(e.location, "type name '\(name)' used as a value; did you mean '\(name)(...)'?")
