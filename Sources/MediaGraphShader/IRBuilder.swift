@@ -99,6 +99,7 @@ final class IRBuilder {
             if op == .not, nodes[Int(a)].op == .not { return emit(.ne, nodes[Int(a)].a, constant(0)) }
         case 2:
             if let x = ka, let y = kb { return constant(ScalarMath.binary(op, x, y)) }
+            if op == .add || op == .sub, let shifted = texelShift(op, a, b) { return shifted }
             switch op {
             case .add:
                 if kb == 0 { return a }
@@ -136,6 +137,37 @@ final class IRBuilder {
             // select(m, 1, 0) is m itself when m is already 0/1.
         }
         return append(Node(op: op, a: a, b: b, c: c))
+    }
+
+    /// A texture coordinate moved by whole texels, `textureCoordinate + vec2(texelWidth, 0.0)` or
+    /// `+ float(i) * texelWidth` (a vertex stage's neighbours, a loop over offsets), is the
+    /// coordinate of that texel: so sampling there stays an exact texel read, not a bilinear one.
+    /// (The same value up to float rounding, well below what a sample of 8-bit texels shows.)
+    private func texelShift(_ op: Op, _ a: Int32, _ b: Int32) -> Int32? {
+        func steps(_ id: Int32, unit: Op) -> Float? {
+            let n = nodes[Int(id)]
+            if n.op == unit { return 1 }
+            guard n.op == .mul else { return nil }
+            let x = nodes[Int(n.a)], y = nodes[Int(n.b)]
+            let k: Float
+            if x.op == unit, y.op == .const { k = y.imm } else if y.op == unit, x.op == .const { k = x.imm } else { return nil }
+            return k == k.rounded() && Swift.abs(k) <= 4096 ? k : nil
+        }
+        func shifted(_ coord: Int32, _ other: Int32, sign: Float) -> Int32? {
+            let c = nodes[Int(coord)]
+            let unit: Op
+            switch c.op {
+            case .coordX: unit = .texelWidth
+            case .coordY: unit = .texelHeight
+            default: return nil
+            }
+            guard let k = steps(other, unit: unit) else { return nil }
+            let moved = c.imm + sign * k
+            guard Swift.abs(moved) <= 65536 else { return nil }
+            return source(c.op, imm: moved)
+        }
+        if op == .sub { return shifted(a, b, sign: -1) }
+        return shifted(a, b, sign: 1) ?? shifted(b, a, sign: 1)
     }
 
     /// `x` as a 0/1 value (comparisons and logic already are).

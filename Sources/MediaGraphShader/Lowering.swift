@@ -265,8 +265,11 @@ final class Lowering {
                 declarePlaceholder(d.name, type: type, at: d.location)
             case .varying:
                 guard let (dx, dy) = Lowering.neighbourVaryings[d.name] ?? Lowering.inputCoordinate(d.name) else {
-                    error(d.location, "unknown varying '\(d.name)': the filter provides only textureCoordinate (textureCoordinate2, ... for further inputs) and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)")
-                    declarePlaceholder(d.name, type: type, at: d.location)
+                    // As a GPU links them: declaring a varying nothing provides is fine, using it is
+                    // the error (GPUImage declares some it never reads).
+                    b.charge(type.componentCount)
+                    scopes[0][d.name] = Variable(name: d.name, type: type, ids: Array(repeating: b.constant(0), count: type.componentCount),
+                                                 storage: .unprovidedVarying, location: d.location)
                     continue
                 }
                 if type != .vec(2) { error(g.type.location, "varying '\(d.name)' must be a vec2, found \(type)"); continue }

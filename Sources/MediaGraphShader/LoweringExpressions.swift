@@ -55,6 +55,11 @@ extension Lowering {
                 }
                 return .error
             }
+            if v.storage == .unprovidedVarying {
+                let provider = stage == .fragment && !vertexVaryings.isEmpty ? "the vertex stage does not write it" : "the filter provides only textureCoordinate (textureCoordinate2, ... for further inputs) and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)"
+                error(e.location, "unknown varying '\(name)': \(provider)")
+                return .error
+            }
             return Value(type: v.type, ids: v.ids)
         default:
             return .error

@@ -77,7 +77,7 @@ struct DiagnosticTests {
         Case(name: "unknown varying", source: """
             varying vec2 vUv;
             void main() { gl_FragColor = vec4(vUv, 0.0, 1.0); }
-            """, expected: ["4:14: error: unknown varying 'vUv': the filter provides only textureCoordinate (textureCoordinate2, ... for further inputs) and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)"]),
+            """, expected: ["5:35: error: unknown varying 'vUv': the filter provides only textureCoordinate (textureCoordinate2, ... for further inputs) and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)"]),
         Case(name: "struct", source: """
             struct Light { float x; };
             void main() { gl_FragColor = vec4(1.0); }

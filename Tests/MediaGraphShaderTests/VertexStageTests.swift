@@ -114,6 +114,11 @@ struct VertexStageTests {
                 == "v.vsh:1:16: error: unknown attribute 'colour': the filter's quad has 'position' and 'inputTextureCoordinate' (inputTextureCoordinate2, ... for further inputs)")
         #expect(firstError("varying vec3 shade;\nvoid main() { gl_FragColor = vec4(shade, 1.0); }", "varying vec2 shade;\nvoid main() { shade = vec2(1.0); }")
                 == "f.fsh:1:14: error: varying 'shade' is vec3 here but vec2 in the vertex stage")
+        // A varying declared but never read links, as on a GPU; reading one nobody writes does not.
+        #expect(firstError("varying vec2 spare;\nvarying vec2 other;\nvoid main() { gl_FragColor = vec4(other, 0.0, 1.0); }",
+                           "varying vec2 shade;\nvoid main() { shade = vec2(1.0); }")
+                == "f.fsh:3:35: error: unknown varying 'other': the vertex stage does not write it")
+        #expect(firstError("varying vec2 spare;\nvoid main() { gl_FragColor = vec4(1.0); }", "varying vec2 shade;\nvoid main() { }") == "compiled")
         #expect(firstError("void main() { gl_FragColor = vec4(1.0); }", "uniform sampler2D t;\nvoid main() { }")
                 == "v.vsh:1:19: error: the vertex stage cannot sample textures; sample them in the fragment stage")
     }
