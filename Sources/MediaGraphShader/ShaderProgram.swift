@@ -47,6 +47,9 @@ public final class ShaderProgram: @unchecked Sendable {
         var fileName: String
         var items: [TopLevel] = []
         var diagnostics = DiagnosticList()
+        /// The text errors quote, when `text` has more (a harness around it).
+        var quoted: String?
+        var shown: String { quoted ?? text }
     }
 
     private init(source: String, fragment: Stage, vertex: Stage?) throws {
@@ -72,13 +75,13 @@ public final class ShaderProgram: @unchecked Sendable {
         if lexer.failed {
             // Past a source, token or macro limit the text is cut off: what follows would only
             // report errors about the cut.
-            throw ShaderCompileError(fileName: stage.fileName, source: String(decoding: stage.text.utf8.prefix(ShaderLimits.sourceBytes), as: UTF8.self),
+            throw ShaderCompileError(fileName: stage.fileName, source: String(decoding: stage.shown.utf8.prefix(ShaderLimits.sourceBytes), as: UTF8.self),
                                      diagnostics: lexer.diagnostics.sorted())
         }
         var parser = Parser(tokens: tokens, diagnostics: lexer.diagnostics)
         let items = parser.parseTranslationUnit()
         if parser.failed {
-            throw ShaderCompileError(fileName: stage.fileName, source: stage.text, diagnostics: parser.diagnostics.sorted())
+            throw ShaderCompileError(fileName: stage.fileName, source: stage.shown, diagnostics: parser.diagnostics.sorted())
         }
         var parsed = stage
         parsed.items = items
@@ -98,7 +101,7 @@ public final class ShaderProgram: @unchecked Sendable {
             if all.contains(where: { $0.severity == .error }) {
                 // Only the part of an oversized source the limit allows is quoted.
                 throw ShaderCompileError(fileName: stage.fileName,
-                                         source: String(decoding: stage.text.utf8.prefix(ShaderLimits.sourceBytes), as: UTF8.self),
+                                         source: String(decoding: stage.shown.utf8.prefix(ShaderLimits.sourceBytes), as: UTF8.self),
                                          diagnostics: uniformValues == nil ? all : all.filter { $0.severity == .error })
             }
         }
@@ -235,18 +238,23 @@ extension ShaderProgram {
     /// input 0 is the clip being left ("from"), input 1 the next one ("to"). `uv` is as
     /// gl-transitions has it, (0, 0) at the bottom left. Errors point into `source` as written.
     public convenience init(transition source: String, fileName: String = "transition.glsl") throws {
-        // The harness goes after the transition so that line:column in errors are the file's;
-        // declarations come before function bodies are checked, so the order does not matter.
-        try self.init(source: source + "\n" + ShaderProgram.transitionHarness, fileName: fileName)
+        // The declarations go first (the transition's globals may use progress and ratio, and its
+        // own samplers, such as a luma map, become inputs 3, 4 ...), then `#line 1` so errors
+        // keep the file's line numbers; the functions follow the transition.
+        let text = ShaderProgram.transitionDeclarations + "\n#line 1\n" + source + "\n" + ShaderProgram.transitionFunctions
+        try self.init(source: source, fragment: Stage(text: text, fileName: fileName, quoted: source), vertex: nil)
     }
 
-    static let transitionHarness = """
+    static let transitionDeclarations = """
     varying highp vec2 textureCoordinate;
     uniform sampler2D inputImageTexture;
     uniform sampler2D inputImageTexture2;
     uniform highp float progress;
     uniform highp vec2 imageSize;
     highp float ratio = imageSize.x / imageSize.y;
+    """
+
+    static let transitionFunctions = """
     highp vec4 getFromColor(highp vec2 uv) { return texture2D(inputImageTexture, vec2(uv.x, 1.0 - uv.y)); }
     highp vec4 getToColor(highp vec2 uv) { return texture2D(inputImageTexture2, vec2(uv.x, 1.0 - uv.y)); }
     void main() { gl_FragColor = transition(vec2(textureCoordinate.x, 1.0 - textureCoordinate.y)); }

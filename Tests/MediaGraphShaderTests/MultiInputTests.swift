@@ -188,4 +188,36 @@ struct MultiInputTests {
         let output = try transition(source, from: a, to: a, progress: 0)
         #expect(output[5, 5, 0] == UInt8(referenceByte(3.0 / 4)))
     }
+
+    @Test func transitionWithALumaMapAndGlobalsOfProgress() throws {
+        // The transition's own sampler is input 3; a global may use progress. Black in the map
+        // switches first.
+        let source = """
+        uniform sampler2D luma;
+        float edge = progress;
+        vec4 transition(vec2 uv) {
+            return mix(getFromColor(uv), getToColor(uv), step(texture2D(luma, uv).r, edge));
+        }
+        """
+        let program = try ShaderProgram(transition: source, fileName: "luma.glsl")
+        #expect(program.textureNames == ["inputImageTexture", "inputImageTexture2", "luma"])
+        let from = MultiInputTests.constant(width: 50, height: 4, (255, 0, 0, 255))
+        let to = MultiInputTests.constant(width: 50, height: 4, (0, 255, 0, 255))
+        let map = TestImage.pattern(width: 50, height: 4)  // red channel: x * 255 / 49
+        let kernel = ShaderKernel(program: try program.bind(uniforms: ["progress": 0.5]))
+        let output = TestImage(width: 50, height: 4)
+        try kernel.run(sources: [from.planes, to.planes, map.planes], destination: output.planes)
+        let worst = maxDifference(output) { x, y in
+            // uv.y is flipped for the transition and back for the lookup: the map's own pixel.
+            map.unit(x, y, 0) <= 0.5 ? SIMD4(0, 1, 0, 1) : SIMD4(1, 0, 0, 1)
+        }
+        #expect(worst.diff == 0, "\(worst)")
+        // Errors keep the transition's own line numbers.
+        do {
+            _ = try ShaderProgram(transition: "vec4 transition(vec2 uv) {\n    return getFromColor(uv).rgb;\n}", fileName: "bad.glsl")
+            Issue.record("compiled")
+        } catch {
+            #expect("\(error)".hasPrefix("bad.glsl:2:28: error: function 'transition' returns vec4, but this returns vec3\n    return getFromColor(uv).rgb;"), "\(error)")
+        }
+    }
 }
