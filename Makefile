@@ -25,8 +25,9 @@ bench: build
 	$(SWIFT) build -c $(CONFIG) --product mediagraph-bench
 	.build/$(CONFIG)/mediagraph-bench
 
-# Installs the binary, its man page and bash/zsh/fish completions under PREFIX (bin/, share/man/,
-# share/bash-completion/, share/zsh/site-functions/, share/fish/vendor_completions.d/).
+# Installs the binary, its man page, bash/zsh/fish completions and the example plugin under PREFIX
+# (bin/, share/man/, share/bash-completion/, share/zsh/site-functions/,
+# share/fish/vendor_completions.d/, lib/mediagraph/plugins/).
 install: build
 	SWIFT=$(SWIFT) ./scripts/install.sh "$(PREFIX)" $(CONFIG)
 

@@ -82,11 +82,7 @@ final class LibavVideoEncoder {
 
     /// libavutil's pixel format for the formats the encoders take.
     static func avPixelFormat(_ f: PixelFormat) -> AVPixelFormat? {
-        switch f {
-        case .yuv420p: return AV_PIX_FMT_YUV420P
-        case .yuv420p10: return AV_PIX_FMT_YUV420P10LE
-        default: return nil
-        }
+        f == .yuv420p || f == .yuv420p10 ? LibavFormats.avPixelFormat(f) : nil
     }
 
     /// Sets what the VUI says about the picture: libavutil's colour enums take the H.273 code

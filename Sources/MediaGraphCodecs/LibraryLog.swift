@@ -1,12 +1,13 @@
 import CAVCodec
 import Foundation
+import MediaGraphCore
 
 /// libavcodec reports why it refused something only through av_log. This keeps the recent
 /// warnings and errors of each codec context so that open/encode failures can carry the
 /// library's own words, and keeps libavcodec from printing to stderr.
 enum LibraryLog {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var messages: [UnsafeMutableRawPointer: [(level: Int32, text: String)]] = [:]
+    /// The recent messages of each context; libavcodec logs from its worker threads too.
+    private static let messages = Lock<[UnsafeMutableRawPointer: [(level: Int32, text: String)]]>([:])
     private static let installed: Void = {
         av_log_set_callback { context, level, format, arguments in
             guard level <= AV_LOG_WARNING, let format, let arguments else { return }
@@ -31,19 +32,19 @@ enum LibraryLog {
     }
 
     private static func record(_ text: String, level: Int32, for context: UnsafeMutableRawPointer) {
-        lock.lock(); defer { lock.unlock() }
-        var list = messages[context] ?? []
-        if list.count >= 8 { list.removeFirst() }
-        list.append((level, text))
-        messages[context] = list
+        messages.withLock { messages in
+            var list = messages[context] ?? []
+            if list.count >= 8 { list.removeFirst() }
+            list.append((level, text))
+            messages[context] = list
+        }
     }
 
     /// The messages logged for `context` since the last call, oldest first (and forgets them).
     /// Owners call it once more before freeing a context, so nothing outlives it.
     static func take(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
-        lock.lock(); defer { lock.unlock() }
-        return (messages.removeValue(forKey: context) ?? []).map(\.text)
+        return messages.withLock { $0.removeValue(forKey: context) ?? [] }.map(\.text)
     }
 
     /// The errors logged for `context` since the last call (and forgets all). libx264 logs a
@@ -51,8 +52,7 @@ enum LibraryLog {
     /// say "Error" count too.
     static func takeErrors(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
-        lock.lock(); defer { lock.unlock() }
-        return (messages.removeValue(forKey: context) ?? []).filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
+        return messages.withLock { $0.removeValue(forKey: context) ?? [] }.filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
     }
 
     /// av_strerror's text for a libav error code.

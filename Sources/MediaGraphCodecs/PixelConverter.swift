@@ -103,9 +103,9 @@ public final class PixelConverter {
         let destinationFull: Int32 = !destination.pixelFormat.isRGB && destination.range == .full ? 1 : 0
         let options: [(String, Int64)] = [
             ("srcw", Int64(source.width)), ("srch", Int64(source.height)),
-            ("src_format", Int64(Self.avFormat(source.pixelFormat).rawValue)),
+            ("src_format", Int64(LibavFormats.avPixelFormat(source.pixelFormat).rawValue)),
             ("dstw", Int64(destination.width)), ("dsth", Int64(destination.height)),
-            ("dst_format", Int64(Self.avFormat(destination.pixelFormat).rawValue)),
+            ("dst_format", Int64(LibavFormats.avPixelFormat(destination.pixelFormat).rawValue)),
             ("sws_flags", Int64(algorithm.swsFlag)),
             ("threads", 1),
             ("src_range", Int64(sourceFull)), ("dst_range", Int64(destinationFull)),
@@ -180,20 +180,6 @@ public final class PixelConverter {
         case 0: return f.data0
         case 1: return f.data1
         default: return f.data2
-        }
-    }
-
-    static func avFormat(_ format: PixelFormat) -> AVPixelFormat {
-        switch format {
-        case .yuv420p: return AV_PIX_FMT_YUV420P
-        case .yuv422p: return AV_PIX_FMT_YUV422P
-        case .yuv444p: return AV_PIX_FMT_YUV444P
-        case .rgba: return AV_PIX_FMT_RGBA
-        case .bgra: return AV_PIX_FMT_BGRA
-        case .gray: return AV_PIX_FMT_GRAY8
-        case .yuv420p10: return AV_PIX_FMT_YUV420P10LE
-        case .yuv422p10: return AV_PIX_FMT_YUV422P10LE
-        case .yuv444p10: return AV_PIX_FMT_YUV444P10LE
         }
     }
 

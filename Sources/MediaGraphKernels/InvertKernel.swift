@@ -20,7 +20,7 @@ public struct InvertKernel: Sendable {
         let keepAlpha = source.format.isRGB
         RowBands.run(rows: source.height, threads: threads) { band in
             for p in 0..<source.planeCount {
-                let rows = FrameCheck.planeRows(band, plane: p, of: source)
+                let rows = RowBands.planeRows(band, plane: p, of: source)
                 let bytes = source.rowBytes(p)
                 let s = source.data(p), d = destination.data(p)
                 let ss = source.stride(p), ds = destination.stride(p)

@@ -37,7 +37,7 @@ public final class AnnexBReader {
         try Self.check(codec, path)
         self.path = path
         self.codec = codec
-        file = try InputFile(path: path)
+        file = try InputFile(path: path, capacity: 4 << 20)
     }
 
     /// Reads an Annex B stream held in memory; `name` stands for the file in error messages.
@@ -46,7 +46,7 @@ public final class AnnexBReader {
         try Self.check(codec, name)
         path = name
         self.codec = codec
-        file = InputFile(bytes: bytes, name: name)
+        file = InputFile(bytes: bytes, name: name, capacity: 4 << 20)
     }
 
     private static func check(_ codec: Codec, _ path: String) throws {

@@ -55,7 +55,8 @@ struct CPluginNodeType: @unchecked Sendable {
     let path: String
     let desc: UnsafePointer<mg_node_desc>
     let info: NodeTypeInfo
-    let paramTypes: [mg_param_type]
+    /// The declared params as typed keys, in the plugin's order (index = the plugin's index).
+    let params: [CPluginParam]
 
     init(path: String, desc: UnsafePointer<mg_node_desc>, index: Int) throws {
         let d = desc.pointee
@@ -87,8 +88,7 @@ struct CPluginNodeType: @unchecked Sendable {
             throw fail("declares \(d.param_count) params without a param array or a set_param callback")
         }
         let doc = try CText.read(d.doc, limit: PluginLimits.maxTextBytes, fail: field("doc")) ?? ""
-        var params: [ParamSpec] = []
-        var types: [mg_param_type] = []
+        var params: [CPluginParam] = []
         var seen: Set<String> = []
         for i in 0..<Int(d.param_count) {
             let p = d.params![i]
@@ -116,28 +116,27 @@ struct CPluginNodeType: @unchecked Sendable {
             }
             switch p.type {
             case Int32(MG_PARAM_DOUBLE.rawValue):
-                params.append(.double(pname, range, default: p.default_number, doc: pdoc))
+                params.append(.double(Param(pname, range, default: p.default_number, doc: pdoc)))
             case Int32(MG_PARAM_INT.rawValue):
                 // whole and within ±1e15 (checked above): the conversions are exact
                 let r = range.map { Int($0.lowerBound)...Int($0.upperBound) }
-                params.append(.int(pname, r, default: Int(p.default_number), doc: pdoc))
+                params.append(.int(Param(pname, r, default: Int(p.default_number), doc: pdoc)))
             case Int32(MG_PARAM_BOOL.rawValue):
-                params.append(.bool(pname, default: p.default_number != 0, doc: pdoc))
+                params.append(.bool(Param(pname, default: p.default_number != 0, doc: pdoc)))
             case Int32(MG_PARAM_STRING.rawValue):
                 let d = try CText.read(p.default_string, limit: PluginLimits.maxTextBytes, fail: paramField("default_string")) ?? ""
-                params.append(.string(pname, default: d, doc: pdoc))
+                params.append(.string(Param(pname, default: d, doc: pdoc)))
             default:
                 throw fail("param '\(pname)' has unknown type code \(p.type)")
             }
-            types.append(mg_param_type(rawValue: UInt32(p.type)))
         }
         self.path = path
         self.desc = desc
-        self.paramTypes = types
+        self.params = params
         info = NodeTypeInfo(name: name, doc: doc, category: .filter,
                             inputs: [PortSpec("in", .video(formats), doc: "raw video")],
                             outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
-                            params: params, origin: path)
+                            params: params.map(\.spec), origin: path)
     }
 }
 

@@ -42,26 +42,28 @@ final class CPluginNode: MediaNode {
             throw failure("create failed for \(v.width)x\(v.height) \(v.pixelFormat)")
         }
         instance = inst
-        for (k, spec) in type.info.params.enumerated() {
+        for (k, param) in type.params.enumerated() {
             var value = mg_param_value()
-            value.type = Int32(type.paramTypes[k].rawValue)
+            value.type = Int32(param.cType.rawValue)
             clearError()
             let status: Int32
-            switch type.paramTypes[k] {
-            case MG_PARAM_STRING:
-                let s = params.string(spec.name, default: "")
-                status = s.withCString { cs in
+            switch param {
+            case .string(let key):
+                status = params[key].withCString { cs in
                     value.string = cs
                     return d.set_param!(inst, Int32(k), &value, &error)
                 }
-            case MG_PARAM_BOOL:
-                value.number = params.bool(spec.name) ? 1 : 0
+            case .bool(let key):
+                value.number = params[key] ? 1 : 0
                 status = d.set_param!(inst, Int32(k), &value, &error)
-            default:
-                value.number = params.double(spec.name, default: 0)
+            case .int(let key):
+                value.number = Double(params[key])
+                status = d.set_param!(inst, Int32(k), &value, &error)
+            case .double(let key):
+                value.number = params[key]
                 status = d.set_param!(inst, Int32(k), &value, &error)
             }
-            if status != 0 { throw failure("param '\(spec.name)' was refused") }
+            if status != 0 { throw failure("param '\(param.spec.name)' was refused") }
         }
         return [inputs[0].format]
     }

@@ -8,11 +8,12 @@ enum EngineBench {
     /// Emits `count` tiny byte buffers.
     final class TinySource: SourceNode, RegisteredNode {
         static let typeInfo = NodeTypeInfo(name: "bench-tiny-src", doc: "tiny buffers", category: .source,
-                                           outputs: [PortSpec("out", .any)], params: [.int("count", default: 100_000, doc: "buffers")])
+                                           outputs: [PortSpec("out", .any)], params: [countParam.spec])
+        static let countParam = Param<Int>("count", default: 100_000, doc: "buffers")
         let count: Int
         var sent = 0
         let format = MediaFormat.encodedAudio(EncodedAudioFormat(codec: .aac, sampleRate: 48000, channels: 2))
-        init(setup: NodeSetup) throws { count = setup.params.int("count", default: 100_000) }
+        init(setup: NodeSetup) throws { count = setup.params[Self.countParam] }
         func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [format] }
         func produce(output: NodeOutput) throws -> Bool {
             guard sent < count else { return false }

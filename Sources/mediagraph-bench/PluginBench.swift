@@ -12,11 +12,12 @@ enum PluginBench {
     final class FrameSource: SourceNode, RegisteredNode {
         static let typeInfo = NodeTypeInfo(name: "bench-frames", doc: "1080p rgba frames", category: .source,
                                            outputs: [PortSpec("out", .video([.rgba]))],
-                                           params: [.int("count", default: 300, doc: "frames")])
+                                           params: [countParam.spec])
+        static let countParam = Param<Int>("count", default: 300, doc: "frames")
         let count: Int
         var sent = 0
         let format = VideoFormat(pixelFormat: .rgba, width: 1920, height: 1080)
-        init(setup: NodeSetup) throws { count = setup.params.int("count", default: 300) }
+        init(setup: NodeSetup) throws { count = setup.params[Self.countParam] }
         func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
         func produce(output: NodeOutput) throws -> Bool {
             guard sent < count else { return false }

@@ -358,6 +358,26 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"), "validate writes nothing")
     }
 
+    /// A stream copy's muxer runs on the source's thread (no hand-off per packet); a muxer that
+    /// also takes an encoder's output, and the decoder in front of that encoder, keep theirs.
+    @Test func copyMuxerRunsOnTheSourceThread() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(Self.av + ["-t", "1", "-c:v", "libx264", "-c:a", "aac", "-shortest", dir + "/in.mp4"])
+        let copy = try CLI.mediagraph("validate", CLI.writeGraph(Self.copyGraph("in.mp4", "out.mp4"), in: dir))
+        #expect(copy.status == 0, "\(copy.stderr)")
+        #expect(copy.out.contains("  in (filesrc) — own thread\n") && copy.out.contains("  mux (mp4) — inline\n"), "\(copy.out)")
+        let transcode = try CLI.mediagraph("validate", CLI.writeGraph("""
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.mp4" } },
+                         "inv": { "type": "invert" }, "enc": { "type": "h264" },
+                         "mux": { "type": "mp4", "params": { "path": "out.mp4" } } },
+              "chains": [["in.video", "inv", "enc", "mux.video"], ["in.audio", "mux.audio"]] }
+            """, in: dir))
+        #expect(transcode.status == 0, "\(transcode.stderr)")
+        #expect(transcode.out.contains("  mux (mp4) — own thread\n") && transcode.out.contains("[inserted] — own thread\n"), "\(transcode.out)")
+        // and the inline copy still writes ffmpeg's packets
+        try expectCopyMatchesFFmpeg(dir, "in.mp4", frames: nil)
+    }
+
     /// Every container the issue names opens and offers the streams ffprobe sees.
     @Test(arguments: [
         ("mp4", ["-c:v", "libx264", "-c:a", "aac"], "h264,aac"),

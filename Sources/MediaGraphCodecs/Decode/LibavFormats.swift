@@ -3,29 +3,36 @@ import MediaGraphCore
 
 /// Translations between libavutil's pixel and sample formats and MediaGraph's.
 enum LibavFormats {
+    /// libavutil's pixel format with the same memory layout as each of ours: the one map between
+    /// the two, read in both directions.
+    static let pixelFormats: [(format: PixelFormat, av: AVPixelFormat)] = [
+        (.yuv420p, AV_PIX_FMT_YUV420P), (.yuv422p, AV_PIX_FMT_YUV422P), (.yuv444p, AV_PIX_FMT_YUV444P),
+        (.rgba, AV_PIX_FMT_RGBA), (.bgra, AV_PIX_FMT_BGRA), (.gray, AV_PIX_FMT_GRAY8),
+        (.yuv420p10, AV_PIX_FMT_YUV420P10LE), (.yuv422p10, AV_PIX_FMT_YUV422P10LE),
+        (.yuv444p10, AV_PIX_FMT_YUV444P10LE),
+    ]
+
+    /// The deprecated `yuvj…` formats: the layout of `yuv…`, tagged full range.
+    private static let fullRangeAliases: [(format: PixelFormat, av: AVPixelFormat)] = [
+        (.yuv420p, AV_PIX_FMT_YUVJ420P), (.yuv422p, AV_PIX_FMT_YUVJ422P), (.yuv444p, AV_PIX_FMT_YUVJ444P),
+    ]
+
     /// Our pixel format with the same memory layout as a libavutil one, and whether the libavutil
-    /// format implies full range (the deprecated `yuvj…` formats are `yuv…` tagged full range).
+    /// format implies full range (RGB formats and the `yuvj…` ones do).
     /// nil for layouts MediaGraph has no format for (nv12, gbrp, pal8, yuva…, p010, 12-bit …).
     static func pixelFormat(_ av: Int32) -> (format: PixelFormat, fullRange: Bool)? {
-        switch av {
-        case AV_PIX_FMT_YUV420P.rawValue: return (.yuv420p, false)
-        case AV_PIX_FMT_YUVJ420P.rawValue: return (.yuv420p, true)
-        case AV_PIX_FMT_YUV422P.rawValue: return (.yuv422p, false)
-        case AV_PIX_FMT_YUVJ422P.rawValue: return (.yuv422p, true)
-        case AV_PIX_FMT_YUV444P.rawValue: return (.yuv444p, false)
-        case AV_PIX_FMT_YUVJ444P.rawValue: return (.yuv444p, true)
-        case AV_PIX_FMT_RGBA.rawValue: return (.rgba, true)
-        case AV_PIX_FMT_BGRA.rawValue: return (.bgra, true)
-        case AV_PIX_FMT_GRAY8.rawValue: return (.gray, false)
-        case AV_PIX_FMT_YUV420P10LE.rawValue: return (.yuv420p10, false)
-        case AV_PIX_FMT_YUV422P10LE.rawValue: return (.yuv422p10, false)
-        case AV_PIX_FMT_YUV444P10LE.rawValue: return (.yuv444p10, false)
-        default: return nil
+        if let f = pixelFormats.first(where: { $0.av.rawValue == av })?.format {
+            return (f, f == .rgba || f == .bgra)
         }
+        if let f = fullRangeAliases.first(where: { $0.av.rawValue == av })?.format { return (f, true) }
+        return nil
     }
 
     /// libavutil's format for ours.
-    static func avPixelFormat(_ format: PixelFormat) -> AVPixelFormat { PixelConverter.avFormat(format) }
+    static func avPixelFormat(_ format: PixelFormat) -> AVPixelFormat {
+        // every PixelFormat is in the table: NONE would be a programming error
+        pixelFormats.first { $0.format == format }?.av ?? AV_PIX_FMT_NONE
+    }
 
     /// libavutil's name of a pixel format ("nv12", "yuvj420p", …).
     static func pixelFormatName(_ av: Int32) -> String {

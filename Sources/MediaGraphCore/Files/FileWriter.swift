@@ -3,9 +3,14 @@ import Glibc
 #endif
 
 /// Buffered writing to a `PendingFile` (or to standard output), so that small writes — box
-/// headers, rows of a frame — become few system calls. Every failure is a `FileError` naming the
-/// output path and the byte offset. Not thread-safe: one writer per thread.
+/// headers, rows of a frame — become few system calls, while large ones (a video packet) go to
+/// the kernel from their own memory, behind what is buffered, in one `writev`: no staging copy.
+/// A file that will be kept has its writeback started as it grows, on another thread
+/// (`BackgroundWriteback`), so the `fsync` of `commit` finds little left to write. Every failure is
+/// a `FileError` naming the output path and the byte offset. Not thread-safe: one writer per thread.
 public final class FileWriter {
+    /// Writes at least this large skip the buffer (smaller ones are cheaper copied and batched).
+    public static let directWriteSize = 64 << 10
     /// The output path ("-" for standard output).
     public let path: String
     private let file: PendingFile?
@@ -16,6 +21,10 @@ public final class FileWriter {
     /// Bytes written so far, buffered ones included: the offset of the next write.
     public private(set) var position: UInt64 = 0
     private var closed = false
+    /// The two pieces of a gathered write: the buffered bytes, then the caller's.
+    private let vectors: UnsafeMutablePointer<iovec>
+    /// Early writeback, for a regular file that is to be kept.
+    private let writeback: BackgroundWriteback?
 
     /// Opens `path` for writing ("-": standard output, written directly).
     public init(path: String, placement: PendingFile.Placement = .onCommit, bufferSize: Int = 1 << 20) throws(FileError) {
@@ -30,11 +39,17 @@ public final class FileWriter {
         }
         capacity = max(4096, bufferSize)
         buffer = .allocate(capacity: capacity)
+        vectors = .allocate(capacity: 2)
+        var st = stat()
+        let keptRegularFile = file != nil && placement != .never && fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        writeback = keptRegularFile ? BackgroundWriteback(descriptor: fd) : nil
     }
 
     deinit {
+        writeback?.drain()
         if !closed { file?.discard() }
         buffer.deallocate()
+        vectors.deallocate()
     }
 
     public func write(_ bytes: [UInt8]) throws(FileError) {
@@ -52,17 +67,12 @@ public final class FileWriter {
 
     public func write(_ p: UnsafeRawPointer, count: Int) throws(FileError) {
         guard count > 0 else { return }
-        if buffered + count <= capacity {
+        if count >= min(FileWriter.directWriteSize, capacity / 2) {
+            try writeGathered(p, count)
+        } else {
+            if buffered + count > capacity { try flush() }
             (buffer + buffered).update(from: p.assumingMemoryBound(to: UInt8.self), count: count)
             buffered += count
-        } else {
-            try flush()
-            if count >= capacity / 2 {
-                try writeAll(p, count, at: position)
-            } else {
-                buffer.update(from: p.assumingMemoryBound(to: UInt8.self), count: count)
-                buffered = count
-            }
         }
         position += UInt64(count)
     }
@@ -74,6 +84,31 @@ public final class FileWriter {
         let n = buffered
         buffered = 0
         try writeAll(UnsafeRawPointer(buffer), n, at: start)
+        writeback?.written(upTo: position)
+    }
+
+    /// The buffered bytes and then `count` bytes at `p`, in one system call when the kernel takes
+    /// them whole. `position` is the offset of the buffered bytes' end (the caller advances it).
+    private func writeGathered(_ p: UnsafeRawPointer, _ count: Int) throws(FileError) {
+        let head = buffered
+        let start = position - UInt64(head)
+        buffered = 0
+        var done = 0
+        while done < head {
+            vectors[0] = iovec(iov_base: UnsafeMutableRawPointer(buffer + done), iov_len: head - done)
+            vectors[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: p), iov_len: count)
+            let r = writev(fd, vectors, 2)
+            if r < 0 {
+                if errno == EINTR { continue }
+                throw FileError(operation: "write", path: path, offset: start + UInt64(done), code: errno)
+            }
+            if r == 0 { throw FileError(operation: "write", path: path, offset: start + UInt64(done), code: EIO) }
+            done += r
+        }
+        // the part of the payload a short writev left (all of it when nothing was buffered)
+        let sent = done - head
+        if sent < count { try writeAll(p + sent, count - sent, at: start + UInt64(done)) }
+        writeback?.written(upTo: position + UInt64(count))
     }
 
     /// Overwrites bytes already written (a size field patched at the end).
@@ -136,9 +171,11 @@ public final class FileWriter {
     public func insertGap(at offset: UInt64, count: UInt64) throws(FileError) -> Bool {
         guard file != nil, count > 0, let insert = FileWriter.fallocate else { return false }
         try flush()
+        writeback?.drain()
         let insertRange: Int32 = 0x20   // FALLOC_FL_INSERT_RANGE (linux/falloc.h)
         guard insert(fd, insertRange, off_t(offset), off_t(count)) == 0 else { return false }
         position += count
+        writeback?.shift(by: count)
         // the descriptor's offset still points where the end was: keep appends at the end
         lseek(fd, 0, SEEK_END)
         return true
@@ -163,6 +200,7 @@ public final class FileWriter {
             throw error
         }
         closed = true
+        writeback?.drain()
         try file?.commit()
     }
 
@@ -170,6 +208,7 @@ public final class FileWriter {
     public func discard() {
         guard !closed else { return }
         closed = true
+        writeback?.drain()
         file?.discard()
     }
 
@@ -181,6 +220,7 @@ public final class FileWriter {
                 if errno == EINTR { continue }
                 throw FileError(operation: "write", path: path, offset: offset + UInt64(done), code: errno)
             }
+            if r == 0 { throw FileError(operation: "write", path: path, offset: offset + UInt64(done), code: EIO) }
             done += r
         }
     }

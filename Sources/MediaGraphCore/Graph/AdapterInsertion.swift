@@ -50,7 +50,7 @@ extension GraphInstantiation {
         }
         let producer = graph.nodes[from.node]
         let place = adapter.sharedPerOutput ? "\(producer.id).\(producer.outputNames[from.port])" : before
-        let base = "auto_\(adapter.label)_" + place.replacingOccurrences(of: ".", with: "_")
+        let base = "auto_\(adapter.label)_" + String(place.map { $0 == "." ? "_" : $0 })
         var id = base, k = 1
         while graph.nodes.contains(where: { $0.id == id }) { id = "\(base)_\(k)"; k += 1 }
         var params = ParamValues()

@@ -9,9 +9,3 @@ public enum GraphBuilder {
         try GraphPlan(validating: spec, registry: registry).instantiate(stop: stop, for: purpose)
     }
 }
-
-extension String {
-    func replacingOccurrences(of a: String, with b: String) -> String {
-        split(separator: Character(a), omittingEmptySubsequences: false).joined(separator: b)
-    }
-}

@@ -12,7 +12,7 @@ public protocol LiveParamsNode: MediaNode {
 /// The param changes of one running node: posted from any thread, taken by the node's thread
 /// before its next buffer. Only the latest values count; the node sees each change at most once.
 final class ParamMailbox: Sendable {
-    private let latest: Mutex<ParamValues?> = Mutex(nil)
+    private let latest = Lock<ParamValues?>(nil)
     /// Set when `latest` holds values the node has not taken: one atomic load per buffer.
     private let posted = Atomic<Bool>(false)
 
@@ -75,8 +75,6 @@ extension RunningNode {
     func takeParamChanges() throws {
         guard let values = mailbox.take() else { return }
         guard let node = instance as? LiveParamsNode else { return }
-        do { try node.update(params: values) } catch {
-            throw GraphRunError(node: id, type: type, underlying: error)
-        }
+        do { try node.update(params: values) } catch { throw attributed(error) }
     }
 }

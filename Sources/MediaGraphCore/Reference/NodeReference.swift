@@ -77,7 +77,7 @@ public enum NodeReference {
                     out += "| param | type | default | description |\n| --- | --- | --- | --- |\n"
                     for p in i.params {
                         let d = p.defaultValue.map { "`\($0.brief)`" } ?? (p.required ? "required" : "—")
-                        out += "| `\(p.name)` | \(p.type.summary.replacingOccurrences(of: "|", with: "\\|")) | \(d) | \(p.doc)\(p.live ? " (changeable while running)" : "") |\n"
+                        out += "| `\(p.name)` | \(p.type.summary.split(separator: "|", omittingEmptySubsequences: false).joined(separator: "\\|")) | \(d) | \(p.doc)\(p.live ? " (changeable while running)" : "") |\n"
                     }
                 }
             }

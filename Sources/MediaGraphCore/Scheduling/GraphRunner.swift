@@ -44,6 +44,7 @@ public final class GraphRunner {
             let producers = graph.producers(of: i)
             let fannedOut = producers.contains { graph.consumers(of: $0.from, port: $0.fromPort).count > 1 }
             let needsQueue = !producers.isEmpty && (options.threadPerNode || n.info.threading == .ownThread || producers.count > 1 || fannedOut)
+                && (options.threadPerNode || !storesPacketsOfOneSource(i))
             if needsQueue {
                 running[i].inbox = Inbox(inputs: producers.count, capacity: max(1, options.queueCapacity))
                 running[i].stats.ownThread = true
@@ -90,7 +91,7 @@ public final class GraphRunner {
     public func run() throws {
         for r in running {
             do { try r.instance.start() } catch {
-                record(GraphRunError(node: r.id, type: r.type, underlying: error))
+                record(r.attributed(error))
                 break
             }
         }
@@ -142,8 +143,8 @@ public final class GraphRunner {
                 let more: Bool
                 do {
                     more = try source.produce(output: r.output)
-                } catch let e as GraphRunError { throw e } catch let e as RunCancelled { throw e } catch {
-                    throw GraphRunError(node: r.id, type: r.type, underlying: error)
+                } catch {
+                    throw r.attributed(error)
                 }
                 r.stats.busyNanos &+= monotonicNanos() &- t0
                 if !more { break }

@@ -34,21 +34,15 @@ final class RunningNode {
         let t0 = monotonicNanos()
         do {
             try instance.process(consume buffer, input: input, output: output)
-        } catch let e as GraphRunError {
-            throw e
-        } catch let e as RunCancelled {
-            throw e
         } catch {
-            throw GraphRunError(node: id, type: type, underlying: error)
+            throw attributed(error)
         }
         stats.busyNanos &+= monotonicNanos() &- t0
     }
 
     /// One input ended; when all have, flush the node and pass end-of-stream on.
     func inputEnded(_ input: Int) throws {
-        do { try instance.inputEnded(input) } catch let e as GraphRunError { throw e } catch {
-            throw GraphRunError(node: id, type: type, underlying: error)
-        }
+        do { try instance.inputEnded(input) } catch { throw attributed(error) }
         remainingInputs -= 1
         if remainingInputs <= 0 { try finish() }
     }
@@ -59,14 +53,18 @@ final class RunningNode {
         let t0 = monotonicNanos()
         do {
             try instance.finish(output: output)
-        } catch let e as GraphRunError {
-            throw e
-        } catch let e as RunCancelled {
-            throw e
         } catch {
-            throw GraphRunError(node: id, type: type, underlying: error)
+            throw attributed(error)
         }
         stats.busyNanos &+= monotonicNanos() &- t0
         try output.endOfStream()
+    }
+
+    /// The error to report for one that this node's code threw: it names this node, unless it
+    /// already names one (thrown by a node downstream, through `output`) or is a cancellation
+    /// (which is not a failure). Every call into the node goes through this.
+    func attributed(_ error: Error) -> Error {
+        if error is GraphRunError || error is RunCancelled { return error }
+        return GraphRunError(node: id, type: type, underlying: error)
     }
 }

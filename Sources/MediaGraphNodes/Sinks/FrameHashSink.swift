@@ -1,4 +1,5 @@
 import MediaGraphCore
+import MediaGraphCodecs
 
 /// `framehash`: one line per buffer — index, pts, size, MD5 — to a file or stdout. For raw frames
 /// the hash covers the packed planes, so it equals `ffmpeg -f framemd5` on rawvideo.
