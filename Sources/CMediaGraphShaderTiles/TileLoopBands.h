@@ -2,7 +2,7 @@
 #include "CMediaGraphShaderTiles.h"
 
 #define MG_BAND_PARAMETERS intptr_t rowStart, intptr_t rowEnd, void *registers, \
-    const uint8_t *source, intptr_t sourceStride, intptr_t width, intptr_t height, \
+    const MGShaderInput *inputs, intptr_t width, intptr_t height, \
     uint8_t *destination, intptr_t destinationStride, \
     const MGShaderInstruction *setup, intptr_t setupCount, \
     const MGShaderInstruction *pixel, intptr_t pixelCount, \

@@ -8,13 +8,13 @@
 void mg_shader_band(bool avx2, MG_BAND_PARAMETERS) {
 #if defined(__x86_64__)
     if (avx2) {
-        mg_shader_band_avx2(rowStart, rowEnd, registers, source, sourceStride, width, height, destination,
+        mg_shader_band_avx2(rowStart, rowEnd, registers, inputs, width, height, destination,
                             destinationStride, setup, setupCount, pixel, pixelCount, output, uniforms);
         return;
     }
 #else
     (void)avx2;
 #endif
-    mg_shader_band_baseline(rowStart, rowEnd, registers, source, sourceStride, width, height, destination,
+    mg_shader_band_baseline(rowStart, rowEnd, registers, inputs, width, height, destination,
                             destinationStride, setup, setupCount, pixel, pixelCount, output, uniforms);
 }

@@ -23,8 +23,9 @@ typedef uint32_t v8u __attribute__((ext_vector_type(8)));
 
 typedef struct {
     uint8_t *registers;
-    const uint8_t *source;
-    intptr_t sourceStride, width, height;
+    const MGShaderInput *inputs;
+    /// The destination's size (textureCoordinate, texelWidth, imageSize).
+    intptr_t width, height;
     float widthF, heightF;
 } Exec;
 
@@ -98,12 +99,33 @@ F void splat(const Exec *e, const MGShaderInstruction *i, float value) {
 #define LANES2(FN) do { uint8_t *d_ = reg(e, i->dst), *a_ = reg(e, i->a), *b_ = reg(e, i->b); \
     for (int l = 0; l < MG_SHADER_LANES; l++) setLane(d_, l, FN(lane(a_, l), lane(b_, l))); } while (0)
 
+F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uint8_t *r, uint8_t *g, uint8_t *b, uint8_t *a);
+
+/// An input of another size than the destination at the texel centres of the tile
+/// (x + dx, y + dy): a bilinear sample at those normalised coordinates, as texture2D there does.
+F void loadResampled(const Exec *e, const MGShaderInstruction *i, const MGShaderInput *in, intptr_t x0, intptr_t y) {
+    uint8_t u[REGISTER_BYTES], v[REGISTER_BYTES];
+    const v8 ramp = {0, 1, 2, 3, 4, 5, 6, 7};
+    float base = ((float)x0 + i->imm) + 0.5f;
+    v8 row = (v8)((((float)y + (float)i->imm2) + 0.5f) / e->heightF);
+    for (int k = 0; k < CHUNKS; k++) {
+        st(u, k, (ramp + (v8)(base + (float)(k * 8))) / e->widthF);
+        st(v, k, row);
+    }
+    bilinear(in, u, v, reg(e, i->dst), reg(e, i->dst1), reg(e, i->dst2), reg(e, i->dst3));
+}
+
 /// The texel at (x + dx, y + dy), clamped to the frame, as 0...1.
 F void loadTexels(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intptr_t y) {
+    const MGShaderInput *in = &e->inputs[i->input];
+    if (in->width != e->width || in->height != e->height) {
+        loadResampled(e, i, in, x0, y);
+        return;
+    }
     intptr_t ry = y + i->imm2;
     if (ry < 0) ry = 0;
     if (ry > e->height - 1) ry = e->height - 1;
-    const uint8_t *row = e->source + ry * e->sourceStride;
+    const uint8_t *row = in->data + ry * in->stride;
     intptr_t dx = (intptr_t)i->imm;
     uint8_t *r = reg(e, i->dst), *g = reg(e, i->dst1), *b = reg(e, i->dst2), *a = reg(e, i->dst3);
     intptr_t first = x0 + dx;
@@ -142,18 +164,17 @@ F v8 channelOf(v8u t, int shift) { return __builtin_convertvector((v8i)((t >> sh
 /// Bilinear sample with clamp-to-edge, as a GPU samples a GL_LINEAR, GL_CLAMP_TO_EDGE texture:
 /// eight lanes per step in planar form. Row offsets are computed per lane in intptr_t, so planes
 /// over 2 GiB sample right.
-F void sampleBilinear(const Exec *e, const MGShaderInstruction *i) {
-    const uint8_t *u = reg(e, i->a), *v = reg(e, i->b);
-    uint8_t *r = reg(e, i->dst), *g = reg(e, i->dst1), *b = reg(e, i->dst2), *a = reg(e, i->dst3);
-    const v8i lastX = (v8i)(int32_t)(e->width - 1), lastY = (v8i)(int32_t)(e->height - 1);
-    const float maxX = e->widthF + 1, maxY = e->heightF + 1;
-    const intptr_t stride = e->sourceStride;
-    const uint8_t *source = e->source;
+F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uint8_t *r, uint8_t *g, uint8_t *b, uint8_t *a) {
+    const v8i lastX = (v8i)(int32_t)(in->width - 1), lastY = (v8i)(int32_t)(in->height - 1);
+    const float widthF = (float)in->width, heightF = (float)in->height;
+    const float maxX = widthF + 1, maxY = heightF + 1;
+    const intptr_t stride = in->stride;
+    const uint8_t *source = in->data;
     for (int k = 0; k < CHUNKS; k++) {
         // Shifted by +1 so the value is >= 0 and truncation is floor; far outside (or NaN) is
         // pinned to just outside the edge, which clamps to it.
-        v8 fx = ld(u, k) * e->widthF + 0.5f;
-        v8 fy = ld(v, k) * e->heightF + 0.5f;
+        v8 fx = ld(u, k) * widthF + 0.5f;
+        v8 fy = ld(v, k) * heightF + 0.5f;
         fx = sel(fx > 0.0f, fx, (v8)0.0f);
         fx = sel(fx < maxX, fx, (v8)maxX);
         fy = sel(fy > 0.0f, fy, (v8)0.0f);
@@ -263,7 +284,10 @@ F void execute(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intptr_
         for (int k = 0; k < CHUNKS; k++) st(d, k, sel(ld(c, k) == 0.0f, ld(f, k), ld(t, k)));
         break;
     }
-    case MG_OP_TEXTURE: sampleBilinear(e, i); break;
+    case MG_OP_TEXTURE:
+        bilinear(&e->inputs[i->input], reg(e, i->a), reg(e, i->b), reg(e, i->dst), reg(e, i->dst1), reg(e, i->dst2),
+                 reg(e, i->dst3));
+        break;
     case MG_OP_LOAD_PIXEL: loadTexels(e, i, x0, y); break;
     default: break; // MG_OP_CHANNEL: results written by its texture / loadPixel.
     }
@@ -303,12 +327,12 @@ F void storePixels(uint8_t *dst, intptr_t count, const uint8_t *r, const uint8_t
 }
 
 MG_TARGET void MG_BAND(intptr_t rowStart, intptr_t rowEnd, void *registers,
-                       const uint8_t *source, intptr_t sourceStride, intptr_t width, intptr_t height,
+                       const MGShaderInput *inputs, intptr_t width, intptr_t height,
                        uint8_t *destination, intptr_t destinationStride,
                        const MGShaderInstruction *setup, intptr_t setupCount,
                        const MGShaderInstruction *pixel, intptr_t pixelCount,
                        const int32_t *output, const float *uniforms) {
-    Exec e = { registers, source, sourceStride, width, height, (float)width, (float)height };
+    Exec e = { registers, inputs, width, height, (float)width, (float)height };
     for (intptr_t n = 0; n < setupCount; n++) execute(&e, &setup[n], 0, 0, uniforms);
     const uint8_t *r = reg(&e, output[0]), *g = reg(&e, output[1]), *b = reg(&e, output[2]), *a = reg(&e, output[3]);
     for (intptr_t y = rowStart; y < rowEnd; y++) {

@@ -167,7 +167,8 @@ extension Lowering {
             return map { b.emit(.not, x[$0]) }
         case "texture2D":
             guard t0.scalar == .sampler, args[1].type == .vec(2), args.count == 2 || args[2].type == .float else { return mismatch() }
-            return Value(type: .vec(4), ids: sample(args[1].ids[0], args[1].ids[1]))
+            let input = args[0].ids.first.flatMap(b.constantValue).flatMap { Lowering.index($0, below: ShaderLimits.inputs) } ?? 0
+            return Value(type: .vec(4), ids: sample(args[1].ids[0], args[1].ids[1], input: UInt8(input)))
         default:
             return mismatch()
         }
@@ -175,11 +176,11 @@ extension Lowering {
 
     /// texture2D: an exact texel read when the coordinate is a texel centre the kernel knows
     /// (textureCoordinate and its neighbours), a bilinear sample otherwise.
-    private func sample(_ u: Int32, _ v: Int32) -> [Int32] {
+    private func sample(_ u: Int32, _ v: Int32, input: UInt8) -> [Int32] {
         let nu = b[u], nv = b[v]
         if nu.op == .coordX && nv.op == .coordY {
-            return b.multi(.loadPixel, imm: nu.imm, imm2: Int32(nv.imm))
+            return b.multi(.loadPixel, imm: nu.imm, imm2: Int32(nv.imm), input: input)
         }
-        return b.multi(.texture, u, v)
+        return b.multi(.texture, u, v, input: input)
     }
 }

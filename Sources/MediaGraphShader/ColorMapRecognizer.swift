@@ -44,7 +44,7 @@ enum ColorMapRecognizer {
                 forms[i] = Affine(weights: .zero, constant: Double(n.imm))
             case .loadPixel:
                 // The texel under the pixel itself; a neighbour is not a colour map.
-                guard n.imm == 0, n.imm2 == 0 else { return nil }
+                guard n.imm == 0, n.imm2 == 0, n.input == 0 else { return nil }
                 forms[i] = channel(0)
             case .channel:
                 guard forms[Int(n.a)] != nil else { return nil }

@@ -14,4 +14,6 @@ struct Node: Hashable {
     var c: Int32 = -1
     var imm: Float = 0
     var imm2: Int32 = 0
+    /// The input frame of `.texture` / `.loadPixel` (0: the first).
+    var input: UInt8 = 0
 }

@@ -8,6 +8,9 @@ import MediaGraphShaderTiles
 /// inlining and unrolling multiply the work that produces it.
 final class IRBuilder {
     private(set) var nodes: [Node] = []
+    /// Per value: whether it depends only on constants and uniforms (a loop bounded by such a
+    /// value is unrolled once the uniforms are bound).
+    private var uniformOnly: [Bool] = []
     private var numbering: [Node: Int32] = [:]
     /// Cap on values so that a huge unrolled loop fails with an error instead of eating memory.
     static let maximumNodes = ShaderLimits.operations
@@ -31,11 +34,27 @@ final class IRBuilder {
 
     func isConstant(_ id: Int32) -> Bool { nodes[Int(id)].op == .const }
 
+    /// Whether value `id` depends only on constants and uniforms.
+    func isUniformOnly(_ id: Int32) -> Bool { uniformOnly[Int(id)] }
+
+    private func record(_ n: Node) {
+        let flag: Bool
+        switch n.op {
+        case .const, .uniform: flag = true
+        case .texture, .loadPixel, .channel, .opaque: flag = false
+        default:
+            let k = n.op.operandCount
+            flag = k > 0 && (k < 1 || uniformOnly[Int(n.a)]) && (k < 2 || uniformOnly[Int(n.b)]) && (k < 3 || uniformOnly[Int(n.c)])
+        }
+        uniformOnly.append(flag)
+    }
+
     private func append(_ n: Node) -> Int32 {
         work += 1
         if let existing = numbering[n] { return existing }
         let id = Int32(nodes.count)
         nodes.append(n)
+        record(n)
         numbering[n] = id
         return id
     }
@@ -50,20 +69,22 @@ final class IRBuilder {
             work += 1  // never merge two unknowns
             let id = Int32(nodes.count)
             nodes.append(Node(op: .opaque, imm2: id))
+            uniformOnly.append(false)
             return id
         }
         return append(Node(op: op, imm: imm, imm2: imm2))
     }
 
     /// First of the four consecutive result values of `.texture` / `.loadPixel`.
-    func multi(_ op: Op, _ a: Int32 = -1, _ b: Int32 = -1, imm: Float = 0, imm2: Int32 = 0) -> [Int32] {
-        let key = Node(op: op, a: a, b: b, imm: imm, imm2: imm2)
+    func multi(_ op: Op, _ a: Int32 = -1, _ b: Int32 = -1, imm: Float = 0, imm2: Int32 = 0, input: UInt8 = 0) -> [Int32] {
+        let key = Node(op: op, a: a, b: b, imm: imm, imm2: imm2, input: input)
         work += 1
         if let first = numbering[key] { return (0..<4).map { first + Int32($0) } }
         let first = Int32(nodes.count)
         nodes.append(key)
         numbering[key] = first
         for i in 1..<4 { nodes.append(Node(op: .channel, a: first, imm2: Int32(i))) }
+        uniformOnly.append(contentsOf: [false, false, false, false])
         return (0..<4).map { first + Int32($0) }
     }
 
@@ -78,6 +99,7 @@ final class IRBuilder {
             if op == .not, nodes[Int(a)].op == .not { return emit(.ne, nodes[Int(a)].a, constant(0)) }
         case 2:
             if let x = ka, let y = kb { return constant(ScalarMath.binary(op, x, y)) }
+            if op == .add || op == .sub, let shifted = texelShift(op, a, b) { return shifted }
             switch op {
             case .add:
                 if kb == 0 { return a }
@@ -115,6 +137,37 @@ final class IRBuilder {
             // select(m, 1, 0) is m itself when m is already 0/1.
         }
         return append(Node(op: op, a: a, b: b, c: c))
+    }
+
+    /// A texture coordinate moved by whole texels, `textureCoordinate + vec2(texelWidth, 0.0)` or
+    /// `+ float(i) * texelWidth` (a vertex stage's neighbours, a loop over offsets), is the
+    /// coordinate of that texel: so sampling there stays an exact texel read, not a bilinear one.
+    /// (The same value up to float rounding, well below what a sample of 8-bit texels shows.)
+    private func texelShift(_ op: Op, _ a: Int32, _ b: Int32) -> Int32? {
+        func steps(_ id: Int32, unit: Op) -> Float? {
+            let n = nodes[Int(id)]
+            if n.op == unit { return 1 }
+            guard n.op == .mul else { return nil }
+            let x = nodes[Int(n.a)], y = nodes[Int(n.b)]
+            let k: Float
+            if x.op == unit, y.op == .const { k = y.imm } else if y.op == unit, x.op == .const { k = x.imm } else { return nil }
+            return k == k.rounded() && Swift.abs(k) <= 4096 ? k : nil
+        }
+        func shifted(_ coord: Int32, _ other: Int32, sign: Float) -> Int32? {
+            let c = nodes[Int(coord)]
+            let unit: Op
+            switch c.op {
+            case .coordX: unit = .texelWidth
+            case .coordY: unit = .texelHeight
+            default: return nil
+            }
+            guard let k = steps(other, unit: unit) else { return nil }
+            let moved = c.imm + sign * k
+            guard Swift.abs(moved) <= 65536 else { return nil }
+            return source(c.op, imm: moved)
+        }
+        if op == .sub { return shifted(a, b, sign: -1) }
+        return shifted(a, b, sign: 1) ?? shifted(b, a, sign: 1)
     }
 
     /// `x` as a 0/1 value (comparisons and logic already are).

@@ -65,7 +65,7 @@ struct KernelCode {
             }
             var inst = Instruction(op: n.op, dst: 0, a: operands.count > 0 ? operands[0] : -1,
                                    b: operands.count > 1 ? operands[1] : -1, c: operands.count > 2 ? operands[2] : -1,
-                                   imm: n.imm, imm2: n.imm2)
+                                   imm: n.imm, imm2: n.imm2, input: n.input)
             let results = n.op.resultCount
             var dsts: [Int32] = []
             for r in 0..<results {

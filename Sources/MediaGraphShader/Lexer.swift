@@ -334,8 +334,16 @@ struct Lexer {
                 if let v = rest.first, v.kind == .intLiteral, v.intValue != 100 {
                     diagnostics.error(v.location, "unsupported feature: '#version \(v.text.clipped())'; only GLSL ES '#version 100' is supported")
                 }
-            case "pragma", "line":
+            case "pragma":
                 break
+            case "line":
+                // `#line N`: the next line is line N (a harness put before a text keeps the
+                // text's own line numbers in errors).
+                if let n = rest.first, n.kind == .intLiteral, n.intValue >= 1, n.intValue <= 1 << 24 {
+                    line = Int(n.intValue) - 1
+                } else {
+                    diagnostics.error(name.location, "#line needs a line number from 1 to \(1 << 24)")
+                }
             case "extension":
                 let ext = rest.first?.text ?? ""
                 diagnostics.error(name.location, "unsupported feature: '#extension \(ext.clipped())'")

@@ -8,7 +8,12 @@ import MediaGraphShaderTiles
 /// the builder's budget (`ShaderLimits.compileSteps`), which every expression and statement
 /// lowered and every bulk copy is charged to, and which is checked at each of them.
 final class Lowering {
-    let b = IRBuilder()
+    let b: IRBuilder
+    /// Which stage this is: a vertex stage declares attributes and writes varyings (and
+    /// gl_Position, which is ignored); a fragment stage writes gl_FragColor.
+    let stage: ShaderStage
+    /// With a vertex stage: its varyings' values (per pixel), which the fragment stage reads.
+    var vertexVaryings: [String: Variable] = [:]
     var diagnostics: DiagnosticList
     var scopes: [[String: Variable]] = [[:]]
     var functions: [String: [UserFunction]] = [:]
@@ -32,7 +37,15 @@ final class Lowering {
     var fragColorWritten = false
     var uniforms: [ShaderUniform] = []
     var uniformSlotCount = 0
-    var samplerName: String?
+    /// Names of the input textures by input index (`inputImageTexture` is input 0,
+    /// `inputImageTexture2` input 1, ...; other names take the next free input).
+    var samplerNames: [String?] = []
+    /// The bound uniform values (by slot) when the shader is lowered again at bind time: uniforms
+    /// are then constants, so loops bounded by them unroll. Nil for the first compile.
+    var uniformValues: [Float]?
+    /// Loops whose condition depends on uniforms (found by the first compile): unrolled only once
+    /// the values are bound, under the same iteration cap, with an error that says so.
+    var uniformBoundLoops: Set<ShaderSourceLocation> = []
     var mainLocation = ShaderSourceLocation(line: 1, column: 1)
 
     static let maximumIterations = ShaderLimits.loopIterations
@@ -47,7 +60,11 @@ final class Lowering {
         "bottomLeftTextureCoordinate": (-1, 1), "bottomRightTextureCoordinate": (1, 1),
     ]
 
-    init(diagnostics: DiagnosticList) { self.diagnostics = diagnostics }
+    init(diagnostics: DiagnosticList, stage: ShaderStage = .fragment, builder: IRBuilder = IRBuilder()) {
+        self.diagnostics = diagnostics
+        self.stage = stage
+        self.b = builder
+    }
 
     func error(_ loc: ShaderSourceLocation, _ message: String) { diagnostics.error(loc, message) }
 
@@ -84,7 +101,11 @@ final class Lowering {
         fragColor = Variable(name: "gl_FragColor", type: .vec(4), ids: Array(repeating: b.constant(0), count: 4),
                              storage: .fragColor, location: ShaderSourceLocation(line: 1, column: 1))
         fragColor.isGlobal = true
-        scopes[0]["gl_FragColor"] = fragColor
+        if stage == .fragment {
+            scopes[0]["gl_FragColor"] = fragColor
+        } else {
+            declareVertexOutputs()
+        }
         frames = [Frame(name: "", ifMask: nil, returnFlag: nil, returnType: .void, returnValue: [])]
         var mainDecl: FunctionDecl?
         for (index, item) in items.enumerated() {
@@ -124,7 +145,7 @@ final class Lowering {
         }
         mainLocation = main.location
         _ = inline(UserFunction(decl: main, parameterTypes: [], returnType: .void), arguments: [], checkingOnly: true)
-        if withinBudget(at: main.location) && !fragColorWritten && !diagnostics.hasErrors {
+        if stage == .fragment && withinBudget(at: main.location) && !fragColorWritten && !diagnostics.hasErrors {
             error(main.location, "shader never writes gl_FragColor")
         }
     }
@@ -233,13 +254,22 @@ final class Lowering {
                 continue
             }
             switch g.storage {
+            case .attribute where stage == .vertex:
+                declareAttribute(d, type: type)
+            case .varying where stage == .vertex:
+                declareVertexVarying(d, type: type)
+            case .varying where vertexVaryings[d.name] != nil:
+                linkVarying(d, type: type)
             case .attribute:
                 error(g.location, "attribute variables exist only in vertex shaders; a fragment shader reads varyings")
                 declarePlaceholder(d.name, type: type, at: d.location)
             case .varying:
-                guard let (dx, dy) = Lowering.neighbourVaryings[d.name] else {
-                    error(d.location, "unknown varying '\(d.name)': the filter provides only textureCoordinate and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)")
-                    declarePlaceholder(d.name, type: type, at: d.location)
+                guard let (dx, dy) = Lowering.neighbourVaryings[d.name] ?? Lowering.inputCoordinate(d.name) else {
+                    // As a GPU links them: declaring a varying nothing provides is fine, using it is
+                    // the error (GPUImage declares some it never reads).
+                    b.charge(type.componentCount)
+                    scopes[0][d.name] = Variable(name: d.name, type: type, ids: Array(repeating: b.constant(0), count: type.componentCount),
+                                                 storage: .unprovidedVarying, location: d.location)
                     continue
                 }
                 if type != .vec(2) { error(g.type.location, "varying '\(d.name)' must be a vec2, found \(type)"); continue }
@@ -248,18 +278,35 @@ final class Lowering {
                 if d.initializer != nil { error(d.location, "varying '\(d.name)' cannot have an initializer") }
             case .uniform:
                 if d.initializer != nil { error(d.location, "uniform '\(d.name)' cannot have an initializer; set its value from the graph") }
+                if type.scalar == .sampler && stage == .vertex {
+                    error(d.location, "the vertex stage cannot sample textures; sample them in the fragment stage")
+                    continue
+                }
                 if type.scalar == .sampler {
                     if type.isArray { error(d.location, "unsupported feature: arrays of samplers"); continue }
-                    if let other = samplerName {
-                        error(d.location, "unsupported feature: a second texture '\(d.name)' (the filter has one input, '\(other)')")
-                        continue
-                    }
-                    samplerName = d.name
-                    scopes[0][d.name] = Variable(name: d.name, type: type, ids: [], storage: .sampler, location: d.location)
+                    guard let input = inputIndex(forSampler: d.name, at: d.location) else { continue }
+                    // The sampler's one value is its input index (texture2D reads it).
+                    scopes[0][d.name] = Variable(name: d.name, type: type, ids: [b.constant(Float(input))], storage: .sampler,
+                                                 location: d.location)
                     continue
                 }
                 if let provided = providedUniform(d.name, type: type, at: d.location) {
                     scopes[0][d.name] = Variable(name: d.name, type: type, ids: provided, storage: .provided, location: d.location)
+                    continue
+                }
+                if let shared = uniforms.first(where: { $0.name == d.name }) {
+                    // Declared by the vertex stage too: the same uniform, the same slots.
+                    guard shared.type == type else {
+                        error(d.location, "uniform '\(d.name)' is \(type) here but \(shared.type) in the vertex stage")
+                        declarePlaceholder(d.name, type: type, at: d.location)
+                        continue
+                    }
+                    let ids = (0..<type.componentCount).map { k -> Int32 in
+                        let slot = shared.slot + k
+                        if let values = uniformValues { return b.constant(slot < values.count ? values[slot] : 0) }
+                        return b.source(.uniform, imm2: Int32(slot))
+                    }
+                    scopes[0][d.name] = Variable(name: d.name, type: type, ids: ids, storage: .uniform, location: d.location)
                     continue
                 }
                 if type.componentCount > ShaderLimits.uniformComponents - uniformSlotCount {
@@ -268,7 +315,11 @@ final class Lowering {
                     continue
                 }
                 b.charge(type.componentCount)
-                let ids = (0..<type.componentCount).map { b.source(.uniform, imm2: Int32(uniformSlotCount + $0)) }
+                let ids = (0..<type.componentCount).map { k -> Int32 in
+                    let slot = uniformSlotCount + k
+                    if let values = uniformValues { return b.constant(slot < values.count ? values[slot] : 0) }
+                    return b.source(.uniform, imm2: Int32(slot))
+                }
                 uniforms.append(ShaderUniform(name: d.name, type: type, slot: uniformSlotCount, location: d.location))
                 uniformSlotCount += type.componentCount
                 scopes[0][d.name] = Variable(name: d.name, type: type, ids: ids, storage: .uniform, location: d.location)
@@ -280,8 +331,45 @@ final class Lowering {
         base = .void
     }
 
+    /// `textureCoordinate2` ... `textureCoordinate8`: the further inputs' coordinates, the same
+    /// normalised position as `textureCoordinate` (each input is sampled with its own size).
+    static func inputCoordinate(_ name: String) -> (Int, Int)? {
+        guard name.hasPrefix("textureCoordinate"), let k = Int(name.dropFirst("textureCoordinate".count)),
+              k >= 2, k <= ShaderLimits.inputs else { return nil }
+        return (0, 0)
+    }
+
+    /// The input a sampler reads: `inputImageTexture` 0, `inputImageTextureN` N - 1, any other
+    /// name the first input not taken yet; nil (after the error) past `ShaderLimits.inputs`.
+    private func inputIndex(forSampler name: String, at loc: ShaderSourceLocation) -> Int? {
+        var index: Int
+        let prefix = "inputImageTexture"
+        if name == prefix {
+            index = 0
+        } else if name.hasPrefix(prefix), let k = Int(name.dropFirst(prefix.count)), k >= 2 {
+            guard k <= ShaderLimits.inputs else {
+                error(loc, "texture '\(name.clipped())' would be input \(k): a shader reads at most \(ShaderLimits.inputs) input textures")
+                return nil
+            }
+            index = k - 1
+        } else {
+            index = samplerNames.firstIndex(where: { $0 == nil }) ?? samplerNames.count
+        }
+        if index >= ShaderLimits.inputs {
+            error(loc, "texture '\(name.clipped())' would be input \(index + 1): a shader reads at most \(ShaderLimits.inputs) input textures")
+            return nil
+        }
+        while samplerNames.count <= index { samplerNames.append(nil) }
+        if let other = samplerNames[index] {
+            error(loc, "textures '\(other)' and '\(name.clipped())' both read input \(index + 1)")
+            return nil
+        }
+        samplerNames[index] = name
+        return index
+    }
+
     /// Declares a variable after an error in its declaration, so its uses give no second error.
-    private func declarePlaceholder(_ name: String, type: ShaderType, at loc: ShaderSourceLocation) {
+    func declarePlaceholder(_ name: String, type: ShaderType, at loc: ShaderSourceLocation) {
         b.charge(type.componentCount)
         scopes[0][name] = Variable(name: name, type: type, ids: Array(repeating: b.constant(0), count: type.componentCount),
                                    storage: .varying, location: loc)
@@ -295,6 +383,9 @@ final class Lowering {
         case "texelWidth": expected = .float; ids = [b.source(.texelWidth)]
         case "texelHeight": expected = .float; ids = [b.source(.texelHeight)]
         case "imageSize": expected = .vec(2); ids = [b.source(.frameWidth), b.source(.frameHeight)]
+        // GPUImage's Sharpen filter sets these to 1 / width and 1 / height.
+        case "imageWidthFactor": expected = .float; ids = [b.source(.texelWidth)]
+        case "imageHeightFactor": expected = .float; ids = [b.source(.texelHeight)]
         default: return nil
         }
         if type != expected {
@@ -506,6 +597,8 @@ final class Lowering {
             guard !frame.loops.isEmpty else { error(loc, "'continue' outside a loop"); return }
             let f = setFlag(frame.loops[frame.loops.count - 1].continueFlag)
             frame.loops[frame.loops.count - 1].continueFlag = f
+        case .discard(let loc) where stage == .vertex:
+            error(loc, "'discard' is for the fragment stage, not the vertex stage")
         case .discard:
             discardFlag = setFlag(discardFlag)
         default:
@@ -544,6 +637,10 @@ final class Lowering {
             unmasked = true
             let c = lowerExpression(condExpr)
             unmasked = false
+            if isUniformBound(c) {
+                checkUniformBoundLoop(c.ids[0], step, body, loc)
+                return
+            }
             guard loopContinues(c, condExpr.location) else { return }
             iterations += 1
             guard countIteration(iterations, loc) else { return }
@@ -558,6 +655,29 @@ final class Lowering {
         }
     }
 
+    /// Whether a loop condition depends on uniforms (and constants) only, before they are bound.
+    private func isUniformBound(_ c: Value) -> Bool {
+        uniformValues == nil && !c.isError && c.type == .bool && !b.isConstant(c.ids[0]) && b.isUniformOnly(c.ids[0])
+    }
+
+    /// A loop bounded by a uniform (GPUImage's Kuwahara: `j <= radius`), met before the values
+    /// are known: its body is checked once, under the condition, and the program is lowered
+    /// again when the uniforms are bound, which unrolls it (`ShaderProgram.bind`).
+    @inline(never)
+    private func checkUniformBoundLoop(_ cond: Int32, _ step: Expr?, _ body: Stmt, _ loc: ShaderSourceLocation) {
+        uniformBoundLoops.insert(loc)
+        guard countIteration(1, loc) else { return }
+        let saved = frame.ifMask
+        frame.ifMask = narrowed(activeMask(), cond)
+        if case .declaration = body {} else { scoped(body) }
+        frame.ifMask = saved
+        if let s = step {
+            unmasked = true
+            _ = lowerExpression(s)
+            unmasked = false
+        }
+    }
+
     /// Whether the loop condition, just lowered, lets another iteration run: a constant true (and
     /// no unconditional break yet); false after reporting a condition that is not a constant bool.
     @inline(never)
@@ -565,7 +685,7 @@ final class Lowering {
         if c.isError { return false }
         guard c.type == .bool else { error(loc, "loop condition must be a bool, found \(c.type)"); return false }
         guard let k = b.constantValue(c.ids[0]) else {
-            error(loc, "loop condition is not a constant expression: loops need constant bounds and an index the body does not change (GLSL ES 1.00, Appendix A)")
+            error(loc, "loop condition is not a constant expression: loops need bounds that are constants or uniforms and an index the body does not change (GLSL ES 1.00, Appendix A)")
             return false
         }
         if k == 0 { return false }
@@ -578,7 +698,11 @@ final class Lowering {
     private func countIteration(_ iterations: Int, _ loc: ShaderSourceLocation) -> Bool {
         totalIterations += 1
         if iterations > Lowering.maximumIterations {
-            error(loc, "loop does not end within \(Lowering.maximumIterations) iterations (infinite loop?)")
+            if uniformBoundLoops.contains(loc) {
+                error(loc, "loop bounded by a uniform runs more than \(Lowering.maximumIterations) iterations with the uniform values given")
+            } else {
+                error(loc, "loop does not end within \(Lowering.maximumIterations) iterations (infinite loop?)")
+            }
             return false
         }
         if totalIterations > Lowering.maximumTotalIterations {

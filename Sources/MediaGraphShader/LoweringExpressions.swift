@@ -44,13 +44,20 @@ extension Lowering {
         case .boolLiteral(let v): return Value(type: .bool, ids: [b.constant(v ? 1 : 0)])
         case .identifier(let name):
             guard let v = lookup(name) else {
-                if ["gl_FragCoord", "gl_FragData", "gl_PointCoord", "gl_FrontFacing", "gl_MaxDrawBuffers"].contains(name) {
+                if stage == .vertex && name == "gl_FragColor" {
+                    error(e.location, "gl_FragColor is written by the fragment stage, not the vertex stage")
+                } else if ["gl_FragCoord", "gl_FragData", "gl_PointCoord", "gl_FrontFacing", "gl_MaxDrawBuffers"].contains(name) {
                     error(e.location, "unsupported feature: '\(name)'")
                 } else if ShaderType.named(name) != nil {
                     error(e.location, "type name '\(name)' used as a value; did you mean '\(name)(...)'?")
                 } else {
                     error(e.location, "use of undeclared identifier '\(name.clipped())'")
                 }
+                return .error
+            }
+            if v.storage == .unprovidedVarying {
+                let provider = stage == .fragment && !vertexVaryings.isEmpty ? "the vertex stage does not write it" : "the filter provides only textureCoordinate (textureCoordinate2, ... for further inputs) and the 8 neighbour coordinates (leftTextureCoordinate, topRightTextureCoordinate, ...)"
+                error(e.location, "unknown varying '\(name)': \(provider)")
                 return .error
             }
             return Value(type: v.type, ids: v.ids)

@@ -11,7 +11,10 @@ struct Value {
 
 /// A named variable; its SSA values change as it is assigned.
 final class Variable {
-    enum Storage { case local, const, uniform, varying, sampler, fragColor, constParameter, provided }
+    enum Storage { case local, const, uniform, varying, sampler, fragColor, constParameter, provided
+        /// A varying neither the filter nor the vertex stage provides: an error where it is read.
+        case unprovidedVarying
+    }
     let name: String
     let type: ShaderType
     var ids: [Int32]
@@ -27,7 +30,7 @@ final class Variable {
     var readOnlyReason: String? {
         switch storage {
         case .uniform, .provided: return "cannot assign to uniform '\(name)'"
-        case .varying: return "cannot assign to varying '\(name)': varyings are read-only in a fragment shader"
+        case .varying, .unprovidedVarying: return "cannot assign to varying '\(name)': varyings are read-only in a fragment shader"
         case .sampler: return "cannot assign to sampler '\(name)'"
         case .const: return "cannot assign to const variable '\(name)'"
         case .constParameter: return "cannot assign to const parameter '\(name)'"

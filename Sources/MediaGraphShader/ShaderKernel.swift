@@ -16,6 +16,9 @@ public final class ShaderKernel {
     private let code: KernelCode
     /// Uniform values are folded into the code as constants; the setup code reads none.
     private let uniforms: UnsafeMutablePointer<Float>
+    /// The input frames of the run under way, as the tile loop reads them (one per input).
+    private let inputs: UnsafeMutablePointer<TileInput>
+    private let inputCount: Int
     /// One register file per band (thread).
     private var registerFiles: [UnsafeMutableRawPointer] = []
     private let registerFileBytes: Int
@@ -37,12 +40,16 @@ public final class ShaderKernel {
         code = program.code
         uniforms = .allocate(capacity: 1)
         uniforms[0] = 0
+        inputCount = program.program.inputCount
+        inputs = .allocate(capacity: inputCount)
+        inputs.initialize(repeating: TileInput(data: nil, stride: 0, width: 0, height: 0), count: inputCount)
         registerFileBytes = max(1, code.registerCount) * Instruction.registerBytes
         colorMatrix = ColorMatrixKernel(colorMap ?? .identity, vectorPath: vectorPath)
     }
 
     deinit {
         uniforms.deallocate()
+        inputs.deallocate()
         for f in registerFiles { f.deallocate() }
     }
 
@@ -55,16 +62,55 @@ public final class ShaderKernel {
 
     /// Runs the shader for every pixel of `destination`, sampling `source` (a distinct buffer of
     /// the same size, or the same one when `runsInPlace`). Both must be rgba. `threads` 0 uses every core.
+    /// For a shader of one input texture (or none); see `run(sources:destination:threads:)`.
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
+        guard inputCount == 1 else {
+            throw ShaderRunError(description: "shader \(program.program.fileName) reads \(inputCount) input textures (\(describeInputs())); give as many frames")
+        }
+        try setInput(0, source, destination: destination)
+        try execute(source: source, destination: destination, threads: threads)
+    }
+
+    /// Runs a shader of N input textures: `sources[k]` is input k (`inputImageTexture`,
+    /// `inputImageTexture2`, ...). The destination has the first input's size; the others may
+    /// have any size, each sampled with its own (texture coordinates are normalised, as on a
+    /// GPU). All rgba, none the destination's buffer (except the first when `runsInPlace`).
+    public func run(sources: [FramePlanes], destination: FramePlanes, threads: Int = 0) throws {
+        guard sources.count == inputCount else {
+            throw ShaderRunError(description: "shader \(program.program.fileName) reads \(inputCount) input textures (\(describeInputs())), given \(sources.count) frames")
+        }
+        for k in 0..<sources.count { try setInput(k, sources[k], destination: destination) }
+        try execute(source: sources[0], destination: destination, threads: threads)
+    }
+
+    private func describeInputs() -> String {
+        (0..<inputCount).map { k in
+            let names = program.program.textureNames
+            return k < names.count ? names[k].map { "'\($0)'" } ?? "unused" : "unused"
+        }.joined(separator: ", ")
+    }
+
+    /// Checks input `k` and records it for the tile loop.
+    private func setInput(_ k: Int, _ source: FramePlanes, destination: FramePlanes) throws {
+        let what = inputCount == 1 ? "source" : "input \(k + 1)"
         guard source.format == .rgba, destination.format == .rgba else {
-            throw ShaderRunError(description: "shader filter needs rgba frames, found \(source.format) -> \(destination.format)")
+            throw ShaderRunError(description: "shader filter needs rgba frames, found \(what) \(source.format) -> \(destination.format)")
         }
-        guard source.width == destination.width, source.height == destination.height, source.width > 0, source.height > 0 else {
-            throw ShaderRunError(description: "shader filter: source \(source.width)x\(source.height) and destination \(destination.width)x\(destination.height) must be the same non-empty size")
+        guard source.width > 0, source.height > 0 else {
+            throw ShaderRunError(description: "shader filter: \(what) is empty (\(source.width)x\(source.height))")
         }
-        guard source.data0 != destination.data0 || colorMap != nil else {
-            throw ShaderRunError(description: "shader filter: source and destination must be distinct buffers (a shader may sample any pixel)")
+        if k == 0 {
+            guard source.width == destination.width, source.height == destination.height else {
+                throw ShaderRunError(description: "shader filter: \(what) \(source.width)x\(source.height) and destination \(destination.width)x\(destination.height) must be the same non-empty size")
+            }
         }
+        guard source.data0 != destination.data0 || (colorMap != nil && k == 0) else {
+            throw ShaderRunError(description: "shader filter: \(what) and destination must be distinct buffers (a shader may sample any pixel)")
+        }
+        inputs[k] = TileInput(data: UnsafePointer(source.data0), stride: source.stride0, width: source.width, height: source.height)
+    }
+
+    private func execute(source: FramePlanes, destination: FramePlanes, threads: Int) throws {
         if let colorMap {
             // A colour map of the pixel's own colour: the built-in kernels compute the same
             // formula on bytes (within the documented 1 LSB; invert exactly).
@@ -99,8 +145,8 @@ public final class ShaderKernel {
         let out = code.output
         code.setup.withUnsafeBufferPointer { setup in
             code.pixel.withUnsafeBufferPointer { pixel in
-                TileLoop.run(avx2: useAVX2, rows: rows, registers: registers, source: UnsafePointer(source.data0),
-                             sourceStride: source.stride0, width: source.width, height: source.height,
+                TileLoop.run(avx2: useAVX2, rows: rows, registers: registers,
+                             inputs: UnsafeBufferPointer(start: inputs, count: inputCount), width: source.width, height: source.height,
                              destination: destination.data0, destinationStride: destination.stride0,
                              setup: setup, pixel: pixel, output: (out[0], out[1], out[2], out[3]),
                              uniforms: UnsafePointer(uniforms))

@@ -47,6 +47,9 @@ public enum ShaderLimits {
     public static let compileSteps = 2_000_000
     /// Operations of the compiled code, after constant folding and value numbering.
     public static let operations = 200_000
+    /// Input textures of one shader (`inputImageTexture` ... `inputImageTexture8`), as GLSL ES
+    /// 1.00 guarantees 8 texture units.
+    public static let inputs = 8
     /// Errors reported for one shader; later ones are counted, not listed.
     public static let errors = 100
 }

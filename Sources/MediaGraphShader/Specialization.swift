@@ -18,9 +18,9 @@ enum Specialization {
             case .channel:
                 if map[Int(n.a)] >= 0 { map[i] = map[Int(n.a)] + n.imm2 }
             case .texture:
-                map[i] = b.multi(.texture, map[Int(n.a)], map[Int(n.b)])[0]
+                map[i] = b.multi(.texture, map[Int(n.a)], map[Int(n.b)], input: n.input)[0]
             case .loadPixel:
-                map[i] = b.multi(.loadPixel, imm: n.imm, imm2: n.imm2)[0]
+                map[i] = b.multi(.loadPixel, imm: n.imm, imm2: n.imm2, input: n.input)[0]
             default:
                 switch n.op.operandCount {
                 case 0: map[i] = b.source(n.op, imm: n.imm, imm2: n.imm2)

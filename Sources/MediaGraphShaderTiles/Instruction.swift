@@ -19,10 +19,11 @@ package enum Op: UInt8 {
     case lt, le, eq, ne, and, or, not, xor
     /// a != 0 ? b : c
     case select
-    /// Bilinear, clamp-to-edge sample at (a, b); four results (this and the next three values,
+    /// Bilinear, clamp-to-edge sample of input `input` at (a, b); four results (this and the next three values,
     /// which are `.channel`).
     case texture
-    /// The texel at (x + imm, y + imm2), clamped to the frame; four results like `.texture`.
+    /// The texel of input `input` at (x + imm, y + imm2), clamped to the frame (a bilinear sample
+    /// there when that input's size differs from the destination's); four results like `.texture`.
     case loadPixel
     /// Result `imm2` of the multi-result instruction at `a`.
     case channel
@@ -65,6 +66,8 @@ package struct Instruction {
     package static var registerBytes: Int { lanes * 4 }
 
     package var op: Op
+    /// The input frame `.texture` and `.loadPixel` read (0: the first).
+    package var input: UInt8 = 0
     package var dst: Int32
     package var a: Int32 = -1
     package var b: Int32 = -1
@@ -76,7 +79,7 @@ package struct Instruction {
     package var imm: Float = 0
     package var imm2: Int32 = 0
 
-    package init(op: Op, dst: Int32, a: Int32 = -1, b: Int32 = -1, c: Int32 = -1, imm: Float = 0, imm2: Int32 = 0) {
-        self.op = op; self.dst = dst; self.a = a; self.b = b; self.c = c; self.imm = imm; self.imm2 = imm2
+    package init(op: Op, dst: Int32, a: Int32 = -1, b: Int32 = -1, c: Int32 = -1, imm: Float = 0, imm2: Int32 = 0, input: UInt8 = 0) {
+        self.op = op; self.dst = dst; self.a = a; self.b = b; self.c = c; self.imm = imm; self.imm2 = imm2; self.input = input
     }
 }

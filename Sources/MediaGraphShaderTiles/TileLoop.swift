@@ -9,10 +9,24 @@ import CMediaGraphShaderTiles
 /// Swift's bounds and overflow checks without `-Ounchecked`. The instruction buffers are passed as
 /// they are: `Instruction` has `MGShaderInstruction`'s fields in its order (checked once here and
 /// by a test).
+/// One input frame of a shader for the tile loop: rgba bytes; the same fields in the same order
+/// as the C `MGShaderInput` (checked by `TileLoop.layoutMatches`).
+package struct TileInput {
+    package var data: UnsafePointer<UInt8>?
+    package var stride: Int
+    package var width: Int
+    package var height: Int
+    package init(data: UnsafePointer<UInt8>?, stride: Int, width: Int, height: Int) {
+        self.data = data; self.stride = stride; self.width = width; self.height = height
+    }
+}
+
 package enum TileLoop {
     /// `avx2`: the CPU has AVX2 and FMA and the caller allows that path.
+    /// `inputs` has an entry for every input an instruction names; `width` x `height` is the
+    /// destination's size.
     package static func run(avx2: Bool, rows: Range<Int>, registers: UnsafeMutableRawPointer,
-                            source: UnsafePointer<UInt8>, sourceStride: Int, width: Int, height: Int,
+                            inputs: UnsafeBufferPointer<TileInput>, width: Int, height: Int,
                             destination: UnsafeMutablePointer<UInt8>, destinationStride: Int,
                             setup: UnsafeBufferPointer<Instruction>, pixel: UnsafeBufferPointer<Instruction>,
                             output: (Int32, Int32, Int32, Int32), uniforms: UnsafePointer<Float>) {
@@ -21,10 +35,11 @@ package enum TileLoop {
         #else
         let useAVX2 = false
         #endif
-        func band(_ s: UnsafePointer<MGShaderInstruction>?, _ sc: Int, _ p: UnsafePointer<MGShaderInstruction>?, _ pc: Int) {
+        func band(_ cInputs: UnsafePointer<MGShaderInput>?, _ s: UnsafePointer<MGShaderInstruction>?, _ sc: Int,
+                  _ p: UnsafePointer<MGShaderInstruction>?, _ pc: Int) {
             withUnsafePointer(to: output) { o in
                 o.withMemoryRebound(to: Int32.self, capacity: 4) { o in
-                    mg_shader_band(useAVX2, rows.lowerBound, rows.upperBound, registers, source, sourceStride, width,
+                    mg_shader_band(useAVX2, rows.lowerBound, rows.upperBound, registers, cInputs, width,
                                    height, destination, destinationStride, s, sc, p, pc, o, uniforms)
                 }
             }
@@ -32,18 +47,22 @@ package enum TileLoop {
         if layoutMatches {
             let s = UnsafeRawPointer(setup.baseAddress)?.assumingMemoryBound(to: MGShaderInstruction.self)
             let p = UnsafeRawPointer(pixel.baseAddress)?.assumingMemoryBound(to: MGShaderInstruction.self)
-            band(s, setup.count, p, pixel.count)
+            let i = UnsafeRawPointer(inputs.baseAddress)?.assumingMemoryBound(to: MGShaderInput.self)
+            band(i, s, setup.count, p, pixel.count)
         } else {
             // Not reached with today's compiler; kept so a layout change costs speed, not memory safety.
             let s = setup.map(cInstruction), p = pixel.map(cInstruction)
-            s.withUnsafeBufferPointer { s in
-                p.withUnsafeBufferPointer { p in band(s.baseAddress, s.count, p.baseAddress, p.count) }
+            let i = inputs.map { MGShaderInput(data: $0.data, stride: $0.stride, width: $0.width, height: $0.height) }
+            i.withUnsafeBufferPointer { i in
+                s.withUnsafeBufferPointer { s in
+                    p.withUnsafeBufferPointer { p in band(i.baseAddress, s.baseAddress, s.count, p.baseAddress, p.count) }
+                }
             }
         }
     }
 
     static func cInstruction(_ i: Instruction) -> MGShaderInstruction {
-        MGShaderInstruction(op: i.op.rawValue, dst: i.dst, a: i.a, b: i.b, c: i.c, dst1: i.dst1, dst2: i.dst2,
+        MGShaderInstruction(op: i.op.rawValue, input: i.input, dst: i.dst, a: i.a, b: i.b, c: i.c, dst1: i.dst1, dst2: i.dst2,
                             dst3: i.dst3, imm: i.imm, imm2: i.imm2)
     }
 
@@ -52,11 +71,18 @@ package enum TileLoop {
         typealias S = MemoryLayout<Instruction>
         typealias C = MemoryLayout<MGShaderInstruction>
         let fields: [(PartialKeyPath<Instruction>, PartialKeyPath<MGShaderInstruction>)] = [
-            (\.op, \.op), (\.dst, \.dst), (\.a, \.a), (\.b, \.b), (\.c, \.c), (\.dst1, \.dst1), (\.dst2, \.dst2),
+            (\.op, \.op), (\.input, \.input), (\.dst, \.dst), (\.a, \.a), (\.b, \.b), (\.c, \.c), (\.dst1, \.dst1), (\.dst2, \.dst2),
             (\.dst3, \.dst3), (\.imm, \.imm), (\.imm2, \.imm2),
         ]
         guard S.stride == C.stride, S.size == C.size,
               fields.allSatisfy({ S.offset(of: $0.0) == C.offset(of: $0.1) }) else { return false }
+        typealias SI = MemoryLayout<TileInput>
+        typealias CI = MemoryLayout<MGShaderInput>
+        let inputFields: [(PartialKeyPath<TileInput>, PartialKeyPath<MGShaderInput>)] = [
+            (\.data, \.data), (\.stride, \.stride), (\.width, \.width), (\.height, \.height),
+        ]
+        guard SI.stride == CI.stride, SI.size == CI.size,
+              inputFields.allSatisfy({ SI.offset(of: $0.0) == CI.offset(of: $0.1) }) else { return false }
         return opCodesMatch
     }()
 

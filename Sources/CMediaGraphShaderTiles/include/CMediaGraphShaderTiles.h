@@ -26,21 +26,31 @@ enum {
 /// (so a Swift buffer of them is read as is; `TileLoop` checks the layout).
 typedef struct MGShaderInstruction {
     uint8_t op;
+    /// The input frame `texture` and `loadPixel` read (0 for the first).
+    uint8_t input;
     int32_t dst, a, b, c;
     int32_t dst1, dst2, dst3;
     float imm;
     int32_t imm2;
 } MGShaderInstruction;
 
+/// One input frame of a shader: rgba bytes, `stride` bytes from row to row. Inputs may have
+/// different sizes; each is sampled with its own.
+typedef struct MGShaderInput {
+    const uint8_t *data;
+    intptr_t stride, width, height;
+} MGShaderInput;
+
 /// Pixels per tile (floats per register).
 #define MG_SHADER_LANES 64
 
 /// Runs the setup instructions once, then the pixel instructions for every tile of rows
-/// [rowStart, rowEnd), storing each tile as rgba bytes from registers output[0…3]. `registers`
-/// holds the register file (register r at byte r * MG_SHADER_LANES * 4). `avx2`: run the AVX2
-/// build (the caller has checked the CPU).
+/// [rowStart, rowEnd) of the width x height destination, storing each tile as rgba bytes from
+/// registers output[0…3]. `registers` holds the register file (register r at byte
+/// r * MG_SHADER_LANES * 4). `inputs` has an entry for every input an instruction names (the
+/// caller checks). `avx2`: run the AVX2 build (the caller has checked the CPU).
 void mg_shader_band(bool avx2, intptr_t rowStart, intptr_t rowEnd, void *registers,
-                    const uint8_t *source, intptr_t sourceStride, intptr_t width, intptr_t height,
+                    const MGShaderInput *inputs, intptr_t width, intptr_t height,
                     uint8_t *destination, intptr_t destinationStride,
                     const MGShaderInstruction *setup, intptr_t setupCount,
                     const MGShaderInstruction *pixel, intptr_t pixelCount,

@@ -36,6 +36,12 @@ public final class ShaderFilter: RegisteredNode, VideoNode {
             throw NodeFailure("param 'file' or 'source': the shader is missing")
         }
         let program = try ShaderProgram(bytes: bytes, fileName: name)
+        if program.inputCount > 1 {
+            // The compiler and ShaderKernel take N inputs; the node gets its extra ports with the
+            // engine's multi-input synchronisation.
+            let textures = program.textureNames.enumerated().compactMap { k, n in n.map { "'\($0)' (input \(k + 1))" } }
+            throw NodeFailure("shader \(name) samples \(textures.joined(separator: ", ")), but the shader node has one input, 'in' (rgba video): shaders of several input textures need a multi-input node, not available yet")
+        }
         var values: [String: ShaderUniformValue] = [:]
         let uniforms = p[Self.uniformsParam] ?? .object([], nil)
         guard let members = uniforms.objectMembers else {
