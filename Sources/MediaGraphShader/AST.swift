@@ -1,13 +1,13 @@
 /// Syntax tree of a shader, as the parser builds it (types still unresolved names).
 
 /// A type as written: a base type name, optionally an array size expression.
-struct TypeSyntax {
+struct TypeSyntax: Sendable {
     var name: String
     var location: ShaderSourceLocation
     var arraySize: Expr?
 }
 
-indirect enum ExprKind {
+indirect enum ExprKind: Sendable {
     case intLiteral(Int)
     case floatLiteral(Double)
     case boolLiteral(Bool)
@@ -28,7 +28,7 @@ indirect enum ExprKind {
     case sequence(Expr, Expr)
 }
 
-final class Expr {
+final class Expr: Sendable {
     let kind: ExprKind
     let location: ShaderSourceLocation
     /// Height of the tree below: checking and lowering recurse this deep.
@@ -47,14 +47,14 @@ final class Expr {
     }
 }
 
-struct VarDeclarator {
+struct VarDeclarator: Sendable {
     var name: String
     var location: ShaderSourceLocation
     var arraySize: Expr?
     var initializer: Expr?
 }
 
-indirect enum Stmt {
+indirect enum Stmt: Sendable {
     case declaration(isConst: Bool, type: TypeSyntax, [VarDeclarator])
     case expression(Expr)
     case block([Stmt])
@@ -83,9 +83,9 @@ extension Stmt {
     }
 }
 
-enum ParameterQualifier { case none, `in`, out, `inout` }
+enum ParameterQualifier: Sendable { case none, `in`, out, `inout` }
 
-struct Parameter {
+struct Parameter: Sendable {
     var qualifier: ParameterQualifier
     var isConst: Bool
     var type: TypeSyntax
@@ -94,7 +94,7 @@ struct Parameter {
     var arraySize: Expr?
 }
 
-struct FunctionDecl {
+struct FunctionDecl: Sendable {
     var returnType: TypeSyntax
     var name: String
     var location: ShaderSourceLocation
@@ -103,16 +103,16 @@ struct FunctionDecl {
     var body: [Stmt]?
 }
 
-enum StorageQualifier { case none, const, uniform, varying, attribute }
+enum StorageQualifier: Sendable { case none, const, uniform, varying, attribute }
 
-struct GlobalDecl {
+struct GlobalDecl: Sendable {
     var storage: StorageQualifier
     var type: TypeSyntax
     var declarators: [VarDeclarator]
     var location: ShaderSourceLocation
 }
 
-enum TopLevel {
+enum TopLevel: Sendable {
     case global(GlobalDecl)
     case function(FunctionDecl)
 }

@@ -42,7 +42,7 @@ public final class ShaderProgram: Sendable {
     }
 
     /// The text of one stage and its parse.
-    struct Stage {
+    struct Stage: Sendable {
         var text: String
         var fileName: String
         var items: [TopLevel] = []
