@@ -5,7 +5,6 @@ import PackageDescription
 // each other; built-in nodes adapt them to the engine; the CLI on top. A lower module never
 // imports a higher one. Only the codecs module (through the C system-library targets) touches C
 // libraries; kernels and shader use the compiler's x86 intrinsics (instructions, not libraries).
-let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 // No unsafe flags anywhere: SwiftPM refuses them in a package used as a versioned dependency
 // (Examples/CustomFilter, built by the tests against a tagged clone, checks it). Code for
 // AVX2+FMA CPUs is C whose functions carry `__attribute__((target("avx2,fma")))`, called only
@@ -33,7 +32,7 @@ let package = Package(
     ],
     targets: [
         // core: time, formats, buffers and pools, ports, nodes, graph, negotiation, scheduler.
-        .target(name: "MediaGraphCore", swiftSettings: v5),
+        .target(name: "MediaGraphCore"),
         // kernels: pixel kernels on plane pointers, SIMD, row bands across cores.
         .target(name: "MediaGraphKernels", dependencies: ["MediaGraphCore", "MediaGraphKernelsAVX2"]),
         // row loops for AVX2+FMA CPUs (C; empty elsewhere), chosen at run time by the kernels.

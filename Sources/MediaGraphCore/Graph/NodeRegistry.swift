@@ -1,4 +1,7 @@
 /// Every node type the graph loader knows, by name.
+///
+/// `@unchecked Sendable`: the tables are filled while the program sets up (built-in nodes, then
+/// plugins), before any graph runs; from then on they are only read, from any thread.
 public final class NodeRegistry: @unchecked Sendable {
     public typealias Factory = @Sendable (NodeSetup) throws -> MediaNode
 
@@ -22,7 +25,7 @@ public final class NodeRegistry: @unchecked Sendable {
     }
 
     /// Registers a Swift node type: `registry.add(InvertNode.self)`.
-    public func add<N: RegisteredNode>(_ type: N.Type) {
+    public func add<N: RegisteredNode & SendableMetatype>(_ type: N.Type) {
         entries[N.typeInfo.name] = Entry(info: N.typeInfo, make: { try N(setup: $0) })
     }
 
