@@ -10,6 +10,7 @@ public enum BuiltinNodes {
         r.add(RawSink.self)
         r.add(NullSink.self)
         r.add(FrameHashSink.self)
+        r.add(PCMSink.self)
         r.add(SineSource.self)
         r.add(WAVSource.self)
         r.add(FileSource.self)
@@ -30,10 +31,14 @@ public enum BuiltinNodes {
         r.add(ConvertNode.self)
         r.addAdapter(ConvertNode.adapter)
         r.add(ScaleNode.self)
+        r.addAdapter(ScaleNode.adapter)
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
         r.add(SetParamsNode.self)
+        // mixers
+        r.add(ConcatNode.self)
+        r.add(AmixNode.self)
         // encoders
         r.add(H264EncoderNode.self)
         r.add(HEVCEncoderNode.self)

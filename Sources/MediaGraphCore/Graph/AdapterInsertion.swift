@@ -26,19 +26,59 @@ extension GraphInstantiation {
                                    + (from.node != start.node ? " (\(format) after the inserted \(used.sorted().joined(separator: ", ")))" : ""))
             }
             used.insert(adapter.adapter.label)
-            let key = "\(from.node).\(from.port)|\(adapter.adapter.nodeType)|" + params.keys.sorted().map { "\($0)=\(params[$0]!.serialized())" }.joined(separator: ",")
-                + (adapter.adapter.sharedPerOutput ? "" : "|" + before)
-            if let existing = adapterCache.nodes[key] {
-                from = (node: existing, port: 0)
-                format = graph.nodes[existing].outputFormats[0]
-                continue
-            }
-            let index = try insert(adapter, params: params, from: from, format: format, before: before)
-            adapterCache.nodes[key] = index
-            from = (node: index, port: 0)
-            format = graph.nodes[index].outputFormats[0]
+            (from, format) = try insertOnce(adapter, params: params, from: from, format: format, before: before)
         }
         return (from, format)
+    }
+
+    /// The output (after any inserted adapters) that gives what `from` carries the `shape` a
+    /// node's matched inputs share (`InputMatching`), and its format: the first registered
+    /// adapter that can reshape it (`scale`, `resample`) is inserted before `before`.
+    mutating func reshape(from start: (node: Int, port: Int), format given: MediaFormat, to shape: FormatShape,
+                          before: String) throws -> (from: (node: Int, port: Int), format: MediaFormat) {
+        if shape.accepts(given) { return (start, given) }
+        guard let (adapter, params) = plan.adapters.lazy.compactMap({ a in a.adapter.reshape?(given, shape).map { (a, $0) } }).first else {
+            throw AdaptFailure(message: "\(given) must have the shape of the first input of its kind (\(shape)), and no registered adapter makes it so")
+        }
+        var source = (from: start, format: given, params: params)
+        if let merged = mergeWithLastInserted(adapter, params: params, at: start) { source = merged }
+        let (from, format) = try insertOnce(adapter, params: source.params, from: source.from, format: source.format, before: before)
+        guard shape.accepts(format) else {
+            throw AdaptFailure(message: "the inserted '\(adapter.adapter.nodeType)' made \(format), not the \(shape) of the first input of its kind")
+        }
+        return (from, format)
+    }
+
+    /// When `at` is an adapter of the same type that was just inserted for this input alone (a
+    /// `resample` to the sample format the input takes), takes it out again and returns where it
+    /// was fed from with its params merged with `params`, so one node does both jobs.
+    mutating func mergeWithLastInserted(_ adapter: GraphPlan.Adapter, params: [String: JSONValue],
+                                        at: (node: Int, port: Int)) -> (from: (node: Int, port: Int), format: MediaFormat, params: [String: JSONValue])? {
+        guard !adapter.adapter.sharedPerOutput, let last = graph.nodes.indices.last, last == at.node,
+              graph.nodes[last].inserted, graph.nodes[last].info.name == adapter.adapter.nodeType,
+              let feed = graph.connections.last, feed.to == last,
+              !graph.connections.contains(where: { $0.from == last }) else { return nil }
+        var merged = graph.nodes[last].params.values
+        for (name, value) in params { merged[name] = value }
+        graph.nodes.removeLast()
+        graph.connections.removeLast()
+        if !graph.notes.isEmpty { graph.notes.removeLast() }
+        adapterCache.nodes = adapterCache.nodes.filter { $0.value != last }
+        return ((node: feed.from, port: feed.fromPort), feed.format, merged)
+    }
+
+    /// Inserts `adapter` after `from` unless the same adapter with the same params already serves
+    /// it (for this consumer, or for every one when the adapter is shared per output).
+    mutating func insertOnce(_ adapter: GraphPlan.Adapter, params: [String: JSONValue], from: (node: Int, port: Int),
+                             format: MediaFormat, before: String) throws -> (from: (node: Int, port: Int), format: MediaFormat) {
+        let key = "\(from.node).\(from.port)|\(adapter.adapter.nodeType)|" + params.keys.sorted().map { "\($0)=\(params[$0]!.serialized())" }.joined(separator: ",")
+            + (adapter.adapter.sharedPerOutput ? "" : "|" + before)
+        if let existing = adapterCache.nodes[key] {
+            return ((node: existing, port: 0), graph.nodes[existing].outputFormats[0])
+        }
+        let index = try insert(adapter, params: params, from: from, format: format, before: before)
+        adapterCache.nodes[key] = index
+        return ((node: index, port: 0), graph.nodes[index].outputFormats[0])
     }
 
     /// Inserts one adapter node after `from`, configured for `format`, and notes it.
@@ -72,17 +112,50 @@ extension GraphInstantiation {
                                  outputFormats: outputs, outputNames: entry.info.outputs.map(\.name), inserted: true))
         graph.connections.append(.init(from: from.node, fromPort: from.port, to: index, toInput: 0, format: format))
         let where_ = adapter.sharedPerOutput ? "after '\(place)'" : "before '\(before)'"
-        graph.notes.append("inserted '\(id)' (\(adapter.nodeType)): \(Self.brief(format)) → \(Self.brief(outputs[0])) \(where_)")
+        graph.notes.append("inserted '\(id)' (\(adapter.nodeType)): \(Self.brief(format, outputs[0])) → \(Self.brief(outputs[0], format)) \(where_)")
         return index
     }
 
     /// The part of a format a note about a conversion needs.
-    static func brief(_ f: MediaFormat) -> String {
+    /// The size is named when it changes (an inserted `scale`).
+    static func brief(_ f: MediaFormat, _ other: MediaFormat? = nil) -> String {
         switch f {
-        case .video(let v): return v.pixelFormat.rawValue
+        case .video(let v):
+            if let o = other?.video, o.width != v.width || o.height != v.height { return "\(v.pixelFormat.rawValue) \(v.width)x\(v.height)" }
+            return v.pixelFormat.rawValue
         case .audio(let a): return "\(a.sampleFormat) \(a.sampleRate)Hz \(a.channels)ch"
         case .encodedVideo(let e): return "\(e.codec) \(e.width)x\(e.height)"
         case .encodedAudio(let e): return "\(e.codec) \(e.sampleRate)Hz \(e.channels)ch"
         }
+    }
+}
+
+extension GraphInstantiation {
+    /// Gives each input of `p` that its type's `matchedInputs` covers the shape of the first
+    /// connected input of its kind, inserting adapters; false (and an error naming both ports and
+    /// formats) when one cannot be reshaped.
+    mutating func matchShapes(of p: GraphPlan.Node, _ incoming: [GraphPlan.Edge],
+                              _ inputs: inout [(from: (node: Int, port: Int), format: MediaFormat)]) -> Bool {
+        var first: [Bool: (port: String, shape: FormatShape)] = [:]
+        var ok = true
+        // the first of a family is the one numbered lowest (`video` before `video1`), whatever
+        // the order of the edges in the file
+        func number(_ port: String) -> Int { Int(String(port.reversed().prefix { $0.isNumber }.reversed())) ?? 0 }
+        for k in inputs.indices.sorted(by: { (number(incoming[$0].input), $0) < (number(incoming[$1].input), $1) }) {
+            guard let shape = FormatShape.of(inputs[k].format, matching: p.info.matchedInputs) else { continue }
+            guard let target = first[shape.isVideoShape] else {
+                first[shape.isVideoShape] = (incoming[k].input, shape)
+                continue
+            }
+            do {
+                inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: target.shape, before: "\(p.id).\(incoming[k].input)")
+            } catch {
+                let message = (error as? AdaptFailure)?.message ?? "\(error)"
+                problems.append(.error("node '\(p.id)' (\(p.info.name)): input '\(incoming[k].input)' gets \(inputs[k].format) but input '\(target.port)' gets \(target.shape): \(message)",
+                                       node: p.id, port: incoming[k].input, file: file, at: incoming[k].location))
+                ok = false
+            }
+        }
+        return ok
     }
 }

@@ -14,12 +14,17 @@ public struct FormatAdapter: Sendable {
     /// or nil when this adapter does not apply to that pair. `producer` holds the params of the
     /// node whose output is adapted (a decoder takes a file source's error policy from it).
     public var params: @Sendable (_ format: MediaFormat, _ caps: FormatCaps, _ producer: ParamValues) -> [String: JSONValue]?
+    /// The params for a node that gives `format` the `shape` a node's matched inputs must share
+    /// (`InputMatching`: a size, a sample rate), or nil when this adapter cannot.
+    public var reshape: (@Sendable (_ format: MediaFormat, _ shape: FormatShape) -> [String: JSONValue]?)?
 
     public init(nodeType: String, label: String, sharedPerOutput: Bool = false,
-                params: @escaping @Sendable (_ format: MediaFormat, _ caps: FormatCaps, _ producer: ParamValues) -> [String: JSONValue]?) {
+                params: @escaping @Sendable (_ format: MediaFormat, _ caps: FormatCaps, _ producer: ParamValues) -> [String: JSONValue]?,
+                reshape: (@Sendable (_ format: MediaFormat, _ shape: FormatShape) -> [String: JSONValue]?)? = nil) {
         self.nodeType = nodeType
         self.label = label
         self.sharedPerOutput = sharedPerOutput
         self.params = params
+        self.reshape = reshape
     }
 }

@@ -86,6 +86,7 @@ struct GraphInstantiation {
                 ok = false
             }
         }
+        if ok && !p.info.matchedInputs.isEmpty { ok = matchShapes(of: p, incoming, &inputs) }
         return ok ? inputs : nil
     }
 

@@ -23,6 +23,9 @@ public struct NodeTypeInfo: Sendable {
     public var threading: NodeThreading
     /// "built-in", or the plugin file the type came from.
     public var origin: String
+    /// Inputs that must share one shape (size, sample rate …): the graph inserts adapters in
+    /// front of those that differ from the first (`InputMatching`).
+    public var matchedInputs: InputMatching = []
 
     public init(name: String, doc: String, category: NodeCategory, inputs: [PortSpec] = [],
                 outputs: [PortSpec] = [], params: [ParamSpec] = [], threading: NodeThreading? = nil,

@@ -25,6 +25,14 @@ public final class ResampleNode: RegisteredNode {
         guard case .audio(let have) = format, case .audio(let want) = caps, let first = want.first,
               !want.contains(have.sampleFormat) else { return nil }
         return ["format": .string(first.rawValue, nil)]
+    } reshape: { format, shape in
+        // where a node needs its audio inputs in one format, rate and channel count (amix, concat)
+        guard let a = format.audio, !shape.isVideoShape else { return nil }
+        var p: [String: JSONValue] = [:]
+        if let f = shape.sampleFormat, f != a.sampleFormat { p["format"] = .string(f.rawValue, nil) }
+        if let r = shape.sampleRate, r != a.sampleRate { p["rate"] = .number(Double(r), nil) }
+        if let c = shape.channels, c != a.channels { p["channels"] = .number(Double(c), nil) }
+        return p
     }
 
     let format: SampleFormat?

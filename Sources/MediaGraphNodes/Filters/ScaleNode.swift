@@ -15,6 +15,17 @@ public final class ScaleNode: RegisteredNode, VideoNode {
     static let algorithmParam = Param<ScalingAlgorithm>("algorithm", default: .bicubic, doc: "libswscale algorithm")
     static let formatParam = Param<PixelFormat?>("format", choices: PixelFormat.allCases, doc: "output pixel format (default: the input's)")
 
+    /// Where a node needs its video inputs at one size and pixel format (`InputMatching`), resize
+    /// and convert the others to the first one's.
+    public static let adapter = FormatAdapter(nodeType: "scale", label: "scale", params: { _, _, _ in nil }, reshape: { format, shape in
+        guard let v = format.video, shape.isVideoShape else { return nil }
+        var p: [String: JSONValue] = [:]
+        p["width"] = .number(Double(shape.width ?? v.width), nil)
+        p["height"] = .number(Double(shape.height ?? v.height), nil)
+        if let f = shape.pixelFormat, f != v.pixelFormat { p["format"] = .string(f.rawValue, nil) }
+        return p
+    })
+
     let width: Int
     let height: Int
     let algorithm: ScalingAlgorithm
