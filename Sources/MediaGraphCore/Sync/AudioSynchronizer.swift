@@ -48,6 +48,9 @@ public struct AudioSynchronizer {
         if inputs[k].start == nil { inputs[k].start = position }
     }
 
+    /// Samples input `k` holds that are not mixed yet.
+    public func buffered(_ k: Int) -> Int { inputs[k].count }
+
     /// The input that is behind (not ended, reaching least far), to read next.
     public var behind: Int? {
         var best: (k: Int, reach: Int64)?

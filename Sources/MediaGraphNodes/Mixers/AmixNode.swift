@@ -23,16 +23,22 @@ public final class AmixNode: RegisteredNode {
     static let normalizeParam = Param<Bool>("normalize", default: true, doc: "divide by the sum of the gains' magnitudes (clip-free); false: the plain weighted sum, which can pass full scale")
 
     let gains: [Float]
+    let inputNames: [String]
     let end: InputsEnd
     var sync: AudioSynchronizer
     var format: AudioFormat!
     /// Mix buffer, one plane per channel, reused for every output buffer.
     var mix: [[Float]] = []
     static let chunk = 4096
+    /// Most samples one input may hold ahead of the mix (about 87 s at 48 kHz): reached only when
+    /// the engine must take from a full queue to avoid a deadlock (two inputs fed by one thread,
+    /// one far ahead in time), so memory stays bounded whatever the input.
+    static let maximumHeld = 1 << 22
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
         let n = setup.connectedInputs.count
+        inputNames = setup.connectedInputs
         let given = p[Self.gainsParam] ?? Array(repeating: 1, count: n)
         guard given.count == n else {
             throw NodeFailure("param 'gains': expected one gain per connected input (\(n): \(setup.connectedInputs.joined(separator: ", "))), found \(given.count)")
@@ -67,10 +73,13 @@ public final class AmixNode: RegisteredNode {
         let channels = format.channels
         try buffer.withUnsafeBytes { raw in
             guard raw.count >= count * channels * 4 else {
-                throw NodeFailure("input \(input): a buffer of \(count) samples × \(channels) channels holds only \(raw.count) bytes")
+                throw NodeFailure("input '\(inputNames[input])': a buffer of \(count) samples × \(channels) channels holds only \(raw.count) bytes")
             }
             let floats = raw.bindMemory(to: Float.self)
             sync.append(input: input, pts: pts, count: count) { c in UnsafeBufferPointer(rebasing: floats[(c * count)..<((c + 1) * count)]) }
+        }
+        if sync.buffered(input) > Self.maximumHeld {
+            throw NodeFailure("input '\(inputNames[input])' is more than \(Self.maximumHeld) samples ahead of the others; they are fed by one thread that cannot reach them (give them separate sources)")
         }
         try emit(output: output)
     }

@@ -20,6 +20,7 @@ public final class ConcatNode: RegisteredNode {
     }()
 
     let id: String
+    let inputNames: [String]
     let clips: ConcatClips
     var timeline = ConcatTimeline(videoTimeBases: [], sampleRate: nil)
     var videoFormat: VideoFormat?
@@ -28,9 +29,13 @@ public final class ConcatNode: RegisteredNode {
     var current = 0
     var ended: [Bool]
     var early: [[SampleBuffer]]
+    /// Most buffers a later clip's input may deliver early (the engine takes from a full queue
+    /// only to avoid a deadlock), so memory stays bounded.
+    static let maximumEarly = 1024
 
     public init(setup: NodeSetup) throws {
         id = setup.id
+        inputNames = setup.connectedInputs
         clips = try ConcatClips(connected: setup.connectedInputs)
         ended = Array(repeating: false, count: setup.connectedInputs.count)
         early = Array(repeating: [], count: setup.connectedInputs.count)
@@ -75,6 +80,9 @@ public final class ConcatNode: RegisteredNode {
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         try advance(output: output)
         if clips.inputs[input].clip > current {
+            guard early[input].count < Self.maximumEarly else {
+                throw NodeFailure("input '\(inputNames[input])' (clip \(clips.inputs[input].clip)) sent more than \(Self.maximumEarly) buffers while clip \(current) was still being read; a later clip fed by the thread that feeds an earlier one cannot wait (give each clip its own source)")
+            }
             early[input].append(buffer)
             return
         }
