@@ -86,7 +86,7 @@ public final class ConcatNode: RegisteredNode {
             early[input].append(buffer)
             return
         }
-        try send(buffer, input: input, output: output)
+        try send(consume buffer, input: input, output: output)
     }
 
     public func inputEnded(_ input: Int) throws { ended[input] = true }
@@ -104,9 +104,11 @@ public final class ConcatNode: RegisteredNode {
             current += 1
             if last { break }
             for k in clips.inputs(of: current) {
-                let waiting = early[k]
-                early[k] = []
-                for b in waiting { try send(b, input: k, output: output) }
+                var waiting: [SampleBuffer] = []
+                swap(&waiting, &early[k])
+                // taken out one by one, so each is sent as its only reference
+                waiting.reverse()
+                while let b = waiting.popLast() { try send(consume b, input: k, output: output) }
             }
         }
     }
@@ -115,26 +117,27 @@ public final class ConcatNode: RegisteredNode {
         if clips.inputs[input].isVideo {
             guard let out = videoFormat, let v = buffer.format.video else { return }
             let at = timeline.placeVideo(pts: buffer.pts, duration: buffer.duration, timeBase: buffer.timeBase, frameRate: v.frameRate)
-            let frame = SampleBuffer.restamped(buffer) { m in
+            // restamping the only reference keeps the frame's planes (no copy)
+            let frame = SampleBuffer.restamped(consume buffer) { m in
                 m.format = .video(out)
                 m.pts = at.pts
                 m.dts = at.pts
                 m.duration = at.duration
                 m.timeBase = out.timeBase
             }
-            try output.send(frame, port: 0)
+            try output.send(consume frame, port: 0)
         } else {
             guard let out = audioFormat else { return }
             let count = buffer.sampleCount
             let pts = timeline.placeAudio(count: count)
-            let samples = SampleBuffer.restamped(buffer) { m in
+            let samples = SampleBuffer.restamped(consume buffer) { m in
                 m.format = .audio(out)
                 m.pts = pts
                 m.dts = pts
                 m.duration = Int64(count)
                 m.timeBase = Rational(1, Int64(out.sampleRate))
             }
-            try output.send(samples, port: 1)
+            try output.send(consume samples, port: 1)
         }
     }
 
