@@ -127,3 +127,13 @@ import Testing
         }
     }
 }
+
+extension VideoSynchronizerTests {
+    @Test func longestWithAnOffsetSecondInputEndsWhenItDoes() throws {
+        var held = 0
+        // in: 50 frames (0 … 2 s); in1: 50 frames shifted by 1 s (1 … 3 s): 75 outputs at 1/25 s
+        let shown = try Self.run(rates: [25, 25], counts: [50, 50], policy: SyncPolicy(end: .longest, offsets: [0, 1]), maxHeld: &held)
+        #expect(shown.count == 75)
+        #expect(shown.last == Shown(time: 74 * 24, frames: [49, 49]))
+    }
+}

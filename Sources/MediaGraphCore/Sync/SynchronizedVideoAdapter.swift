@@ -13,7 +13,7 @@ final class SynchronizedVideoAdapter: MediaNode {
     /// The instance the engine runs for graph node `n`: an adapter for a synchronised node, the
     /// node itself otherwise (or when its inputs are not all raw video: configure refused those).
     static func engineInstance(for n: ValidatedGraph.Node) -> MediaNode {
-        guard let node = n.instance as? SynchronizedVideoNode else { return n.instance }
+        guard let node = n.instance as? SynchronizedVideoNode, node.synchronizesInputs else { return n.instance }
         let order = SyncInputOrder.order(of: n.inputNames, in: n.info)
         let formats = order.compactMap { n.inputFormats[$0].video }
         guard formats.count == order.count,

@@ -18,9 +18,15 @@ public protocol SynchronizedVideoNode: MediaNode {
     /// Handles one output time with the current frame of every input. Send at most what the
     /// output time calls for (usually one frame stamped with `synced.pts`, `duration`, `timeBase`).
     func process(synced: borrowing SyncedFrames, output: NodeOutput) throws
+    /// False when the node wants its frames one by one instead (its own
+    /// `process(_:input:output:)`), e.g. a shader node with one input; read once when the graph
+    /// starts. Default true.
+    var synchronizesInputs: Bool { get }
 }
 
 extension SynchronizedVideoNode {
+    public var synchronizesInputs: Bool { true }
+
     /// Frames reach a synchronised node through the engine's synchroniser, which calls
     /// `process(synced:output:)`; this is not called while a graph runs.
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
