@@ -56,6 +56,24 @@ import Testing
         try compare(layout: "horizontal", format: "rgba", inputs: [(a, 40, 30), (b, 24, 30)], filter: "hstack=inputs=2", dir: dir)
     }
 
+    /// `end: first` ends the output with the first input, and the engine stops an endless second
+    /// input (a test source without a frame count, behind an inline filter) instead of waiting.
+    @Test func anEndlessInputStopsWhenTheOutputEnds() throws {
+        let dir = CLI.tempDir()
+        let graph = CLI.writeGraph("""
+        { "nodes": { "a": { "type": "testsrc", "params": { "width": 32, "height": 16, "frames": 12 } },
+                     "b": { "type": "testsrc", "params": { "width": 32, "height": 16, "frames": 0 } },
+                     "inv": { "type": "invert" }, "st": { "type": "stack", "params": { "end": "first" } },
+                     "out": { "type": "rawsink", "params": { "path": "\(dir)/out.raw" } } },
+          "chains": [["a", "st"], ["b", "inv", "st.in1"], ["st", "out"]] }
+        """, in: dir)
+        let r = try CLI.run("timeout", ["60", CLI.binary, "run", "--quiet", graph])
+        #expect(r.status == 0, "\(r.status): \(r.stderr)")
+        let bytes = FileManager.default.contents(atPath: "\(dir)/out.raw")?.count ?? 0
+        let frameBytes = 64 * 16 * 3 / 2
+        #expect(bytes == 12 * frameBytes)
+    }
+
     @Test func differentHeightsAreAnErrorWithBothSizes() throws {
         let dir = CLI.tempDir()
         let graph = CLI.writeGraph("""

@@ -160,7 +160,7 @@ public final class GraphRunner: Sendable {
     private func runSource(_ r: RunningNode) {
         guard let source = r.instance as? SourceNode else { return }
         do {
-            while !stop.isSet && !failed {
+            while !stop.isSet && !failed && !r.output.downstreamClosed {
                 let t0 = monotonicNanos()
                 let more: Bool
                 do {
@@ -178,6 +178,15 @@ public final class GraphRunner: Sendable {
         }
     }
 
+    /// A synchronised node whose output has ended (`end: first` or `shortest`) finishes now and
+    /// closes its queue, so its producers stop rather than it waiting for inputs that may never end.
+    private func finishedEarly(_ r: RunningNode, _ inbox: Inbox) throws -> Bool {
+        guard let sync = r.instance as? SynchronizedVideoAdapter, sync.synchronizer.isFinished else { return false }
+        inbox.close()
+        try r.finish()
+        return true
+    }
+
     private func runQueued(_ r: RunningNode) {
         guard let inbox = r.inbox else { return }
         var ended = Array(repeating: false, count: r.remainingInputs)
@@ -188,10 +197,12 @@ public final class GraphRunner: Sendable {
                 switch consume item {
                 case .buffer(let b):
                     try r.receive(consume b, input: input)
+                    if try finishedEarly(r, inbox) { return }
                 case .endOfStream:
                     ended[input] = true
                     try r.inputEnded(input)
                     if r.finished { return }
+                    if try finishedEarly(r, inbox) { return }
                 }
             }
         } catch is RunCancelled {
