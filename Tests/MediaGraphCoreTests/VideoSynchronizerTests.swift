@@ -137,3 +137,12 @@ extension VideoSynchronizerTests {
         #expect(shown.last == Shown(time: 74 * 24, frames: [49, 49]))
     }
 }
+
+extension VideoSynchronizerTests {
+    @Test func inputsAreOrderedByPortNumberNotByEdgeOrder() {
+        let info = NodeTypeInfo(name: "t", doc: "", category: .filter,
+                                inputs: [PortSpec("in", .anyVideo, repeatable: true), PortSpec("mask", .anyVideo)])
+        let ports = ["in10", "mask", "in2", "in", "in1"]
+        #expect(SyncInputOrder.order(of: ports, in: info).map { ports[$0] } == ["in", "in1", "in2", "in10", "mask"])
+    }
+}
