@@ -62,7 +62,7 @@ let package = Package(
         // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
         // Swift kit for writing plugins, and the example plugin.
         .target(name: "CMediaGraphPlugin"),
-        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
+        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin", "MediaGraphPluginKit"]),
         .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
         .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters"),
         .executableTarget(name: "mediagraph",

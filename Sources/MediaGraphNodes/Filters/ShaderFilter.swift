@@ -37,7 +37,7 @@ public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
         let bytes: [UInt8], name: String
         switch (p[Self.fileParam], p[Self.sourceParam]) {
         case (let path?, nil):
-            bytes = try ShaderFilter.readSource(path)
+            bytes = try ShaderSourceFile.read(path)
             name = path
         case (nil, let s?):
             bytes = Array(s.utf8)
@@ -104,36 +104,6 @@ public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
             return .array(items)
         default: return nil
         }
-    }
-
-    /// The bytes of a shader file, read without trusting it: a regular file (not a FIFO, a device
-    /// such as /dev/zero, or a directory) of at most `ShaderLimits.sourceBytes`; one more byte is
-    /// read so the compiler reports the limit with its line:column.
-    static func readSource(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw NodeFailure("param 'file': cannot open shader '\(path)': \(String(cString: strerror(errno)))")
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw NodeFailure("param 'file': shader '\(path)' is not a regular file")
-        }
-        let capacity = ShaderLimits.sourceBytes + 1
-        var bytes = [UInt8](repeating: 0, count: min(capacity, max(0, Int(info.st_size)) + 1))
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else {
-                throw NodeFailure("param 'file': cannot read shader '\(path)': \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            count += n
-            // A file that grew while being read: keep reading up to the limit's extra byte.
-            if count == bytes.count && bytes.count < capacity { bytes += [UInt8](repeating: 0, count: min(capacity - bytes.count, 65_536)) }
-        }
-        return Array(bytes.prefix(count))
     }
 
     public var synchronizesInputs: Bool { textureCount > 1 }

@@ -39,7 +39,7 @@ public final class TransitionNode: RegisteredNode, SynchronizedVideoNode {
         let text: String, name: String
         switch (p[Self.fileParam], p[Self.sourceParam]) {
         case (let path?, nil):
-            text = String(decoding: try ShaderFilter.readSource(path), as: UTF8.self)
+            text = String(decoding: try ShaderSourceFile.read(path), as: UTF8.self)
             name = path
         case (nil, let s?):
             text = s
