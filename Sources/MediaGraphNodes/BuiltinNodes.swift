@@ -49,6 +49,8 @@ public enum BuiltinNodes {
         r.add(H264Source.self)
         r.add(IVFSource.self)
         r.add(ADTSSource.self)
+        // pictures
+        r.add(GifSink.self)
         // decoders
         r.add(DecodeNode.self)
         r.addAdapter(DecodeNode.adapter)
