@@ -87,6 +87,7 @@ let package = Package(
         .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"]),
         .testTarget(name: "MediaGraphPluginsTests",
                     dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"]),
+        // CWebP: the animated WebP tests decode with libwebp's own demuxer (ffmpeg 5.1 cannot)
+        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes", "CWebP"]),
     ]
 )

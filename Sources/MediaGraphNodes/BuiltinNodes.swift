@@ -51,6 +51,7 @@ public enum BuiltinNodes {
         r.add(ADTSSource.self)
         // pictures
         r.add(GifSink.self)
+        r.add(WebPSink.self)
         // decoders
         r.add(DecodeNode.self)
         r.addAdapter(DecodeNode.adapter)
