@@ -12,9 +12,13 @@ public final class GifAnimationEncoder {
     private let writer: GifWriter
     private let quantizer: GifQuantizer
     private let ordered = GifOrderedDither()
+    private let diffusion = GifErrorDiffusion()
     private var timing = GifFrameTiming()
     private var diff: GifCanvasDiff
     private var clipPalette: GifPalette?
+    /// The clip palette's colours (fixed: clip frames are mapped by our own loops, never by
+    /// libimagequant's remap, which would refine them).
+    private var clipRGB: [UInt8] = []
 
     private var free: [[UInt8]] = []
     private var pending: (pixels: [UInt8], start: Double)?
@@ -86,6 +90,7 @@ public final class GifAnimationEncoder {
             let histogram = try quantizer.makeHistogram()
             for f in ready { try f.pixels.withUnsafeBufferPointer { try histogram.add($0.baseAddress!, width: width, height: height) } }
             clipPalette = try histogram.palette()
+            clipRGB = clipPalette!.rgb
         }
         for f in ready {
             try encode(f.pixels, delay: f.delay, into: &out)
@@ -95,23 +100,40 @@ public final class GifAnimationEncoder {
     }
 
     private func encode(_ pixels: [UInt8], delay: Int, into out: inout [UInt8]) throws {
-        let palette = try clipPalette ?? pixels.withUnsafeBufferPointer {
-            try quantizer.palette(forImage: $0.baseAddress!, width: width, height: height)
-        }
-        try pixels.withUnsafeBufferPointer { src in
-            try indices.withUnsafeMutableBufferPointer { idx in
-                switch settings.dither {
-                case .diffusion:
-                    try palette.remap(src.baseAddress!, width: width, height: height, dither: settings.ditherStrength, into: idx.baseAddress!)
-                case .none:
-                    try palette.remap(src.baseAddress!, width: width, height: height, dither: 0, into: idx.baseAddress!)
-                case .ordered:
-                    ordered.remap(src.baseAddress!, width: width, height: height, rgb: palette.rgb,
-                                  strength: settings.ditherStrength, into: idx.baseAddress!)
+        var rgb: [UInt8]
+        if clipPalette != nil {
+            rgb = clipRGB
+            pixels.withUnsafeBufferPointer { src in
+                indices.withUnsafeMutableBufferPointer { idx in
+                    switch settings.dither {
+                    case .diffusion:
+                        diffusion.remap(src.baseAddress!, width: width, height: height, rgb: rgb, strength: settings.ditherStrength, into: idx.baseAddress!)
+                    case .none:
+                        diffusion.remap(src.baseAddress!, width: width, height: height, rgb: rgb, strength: 0, into: idx.baseAddress!)
+                    case .ordered:
+                        ordered.remap(src.baseAddress!, width: width, height: height, rgb: rgb, strength: settings.ditherStrength, into: idx.baseAddress!)
+                    }
                 }
             }
+        } else {
+            let palette = try pixels.withUnsafeBufferPointer {
+                try quantizer.palette(forImage: $0.baseAddress!, width: width, height: height)
+            }
+            try pixels.withUnsafeBufferPointer { src in
+                try indices.withUnsafeMutableBufferPointer { idx in
+                    switch settings.dither {
+                    case .diffusion:
+                        try palette.remap(src.baseAddress!, width: width, height: height, dither: settings.ditherStrength, into: idx.baseAddress!)
+                    case .none:
+                        try palette.remap(src.baseAddress!, width: width, height: height, dither: 0, into: idx.baseAddress!)
+                    case .ordered:
+                        ordered.remap(src.baseAddress!, width: width, height: height, rgb: palette.rgb,
+                                      strength: settings.ditherStrength, into: idx.baseAddress!)
+                    }
+                }
+            }
+            rgb = palette.rgb  // after the remap, which refines it
         }
-        var rgb = palette.rgb
         let transparentIndex = settings.transparency && framesWritten > 0 ? rgb.count / 3 : nil
         let changed = indices.withUnsafeMutableBufferPointer {
             diff.apply(indices: $0.baseAddress!, rgb: rgb, transparentIndex: transparentIndex)
