@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// Chromium shows our animated GIF and WebP: a headless screenshot of a page holding the
-/// picture (at its own size, no margin) equals, pixel for pixel, one of the frames decoded by an
+/// picture (at its own size, no margin; 320x240: at 160x120 headless Chromium paints only part
+/// of the window) equals, pixel for pixel, one of the frames decoded by an
 /// independent reader (ffmpeg for GIF, libwebp for WebP). Skipped where Chromium is missing.
 @Suite struct ChromiumPictureTests {
     static let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -22,7 +23,7 @@ import Testing
     }
 
     static func clip(_ dir: String) throws -> String {
-        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "8", "-pix_fmt", "yuv444p", dir + "/in.y4m"])
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "8", "-pix_fmt", "yuv444p", dir + "/in.y4m"])
         return dir + "/in.y4m"
     }
 
@@ -35,10 +36,10 @@ import Testing
           "chains": [["src", "out"]] }
         """, in: dir)
         #expect(try CLI.mediagraph("run", "--quiet", g).status == 0)
-        let shot = try Self.screenshot(dir + "/out.gif", width: 160, height: 120, in: dir)
+        let shot = try Self.screenshot(dir + "/out.gif", width: 320, height: 240, in: dir)
         try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/out.gif", "-pix_fmt", "rgb24", "-f", "rawvideo", dir + "/frames.rgb"])
         let frames = [UInt8](FileManager.default.contents(atPath: dir + "/frames.rgb") ?? Data())
-        let size = 160 * 120 * 3
+        let size = 320 * 240 * 3
         #expect(shot.count == size)
         #expect(frames.count == 8 * size)
         let shown = (0..<8).filter { k in frames.count >= (k + 1) * size && Array(frames[k * size..<(k + 1) * size]) == shot }
@@ -54,10 +55,10 @@ import Testing
           "chains": [["src", "out"]] }
         """, in: dir)
         #expect(try CLI.mediagraph("run", "--quiet", g).status == 0)
-        let shot = try Self.screenshot(dir + "/out.webp", width: 160, height: 120, in: dir)
+        let shot = try Self.screenshot(dir + "/out.webp", width: 320, height: 240, in: dir)
         let a = try #require(WebPSinkTests.decode(dir + "/out.webp"))
         #expect(a.frames.count == 8)
-        #expect(shot.count == 160 * 120 * 3)
+        #expect(shot.count == 320 * 240 * 3)
         // lossless, so Chromium's own YUV conversion does not come in; libwebp's frames are RGBA
         let shown = a.frames.filter { Self.sameRGB(rgba: $0, rgb: shot) }
         #expect(!shown.isEmpty, "Chromium's picture is none of the WebP's frames as libwebp decodes them")
