@@ -51,6 +51,9 @@ public enum BuiltinNodes {
         r.add(H264Source.self)
         r.add(IVFSource.self)
         r.add(ADTSSource.self)
+        // pictures
+        r.add(GifSink.self)
+        r.add(WebPSink.self)
         // decoders
         r.add(DecodeNode.self)
         r.addAdapter(DecodeNode.adapter)

@@ -14,6 +14,7 @@ enum BenchAreas {
         DecodeBench.area,
         TranscodeBench.area,
         StreamCopyBench.area,
+        GifBench.area,
         MemoryBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
         BenchArea(name: "plugins", run: PluginBench.run),
