@@ -53,7 +53,7 @@ import Testing
         try Self.wav(dir + "/b.wav", "sine=frequency=660", seconds: 0.5, rate: 44_100, layout: "stereo")
         let g = CLI.writeGraph("""
         { "nodes": { "a": { "type": "wavsrc", "params": { "path": "a.wav" } }, "b": { "type": "filesrc", "params": { "path": "b.wav" } },
-                     "m": { "type": "amix" }, "out": { "type": "pcmsink", "params": { "path": "ours.f32" } } },
+                     "m": { "type": "amix", "params": { "end": "longest" } }, "out": { "type": "pcmsink", "params": { "path": "ours.f32" } } },
           "chains": [["a", "m.in"], ["b.audio", "m.in1"], ["m", "out"]] }
         """, in: dir)
         let v = try CLI.mediagraph("validate", g)

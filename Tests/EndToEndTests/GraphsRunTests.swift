@@ -19,6 +19,7 @@ import Testing
         "filesrc-remux.json": ["demo.json"],
         "filesrc-sepia-mp4.json": ["demo.json"],
         "filesrc-trim-mp4.json": ["demo.json"],
+        "filesrc-to-gif.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)

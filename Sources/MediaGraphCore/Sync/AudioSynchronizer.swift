@@ -1,9 +1,3 @@
-/// When a node with several inputs ends its output: on its shortest input, its longest, or its
-/// first (the names ffmpeg's amix and framesync users know).
-public enum InputsEnd: String, CaseIterable, Sendable {
-    case shortest, longest, first
-}
-
 /// Lines audio inputs up by sample time for a node that mixes them (amix): every input in one
 /// planar float format, one rate and channel count (the graph inserts `resample` where they
 /// differ). An input's first buffer places it (its pts, in samples); from there its samples are
@@ -14,7 +8,7 @@ public enum InputsEnd: String, CaseIterable, Sendable {
 /// their queues.
 public struct AudioSynchronizer {
     public let channels: Int
-    public let end: InputsEnd
+    public let end: SyncEnd
     /// The next output sample.
     public private(set) var position: Int64 = 0
     private var started = false
@@ -30,7 +24,7 @@ public struct AudioSynchronizer {
         var reach: Int64? { start.map { $0 + Int64(count) } }
     }
 
-    public init(inputs: Int, channels: Int, end: InputsEnd) {
+    public init(inputs: Int, channels: Int, end: SyncEnd) {
         self.channels = channels
         self.end = end
         self.inputs = Array(repeating: Input(samples: Array(repeating: [], count: channels)), count: inputs)

@@ -14,17 +14,16 @@ public final class AmixNode: RegisteredNode {
             category: .filter,
             inputs: [PortSpec("in", .audio([.f32planar]), doc: "audio to mix (in, in1, …); other formats, rates and channel counts are resampled to in's", repeatable: true)],
             outputs: [PortSpec("out", .audio([.f32planar]), doc: "the mix, planar float")],
-            params: ParamSpec.list(gainsParam, endParam, normalizeParam))
+            params: ParamSpec.list(gainsParam, SyncParams.end, normalizeParam))
         info.matchedInputs = [.audioLayout]
         return info
     }()
     static let gainsParam = Param<[Double]?>.numbers("gains", count: 1...64, doc: "linear gain of each input, in input order (in, in1, …); default 1 each (0.5 is -6 dB)")
-    static let endParam = Param<InputsEnd>("end", default: .longest, doc: "when the mix ends: with the shortest input, the longest, or the first (in)")
     static let normalizeParam = Param<Bool>("normalize", default: true, doc: "divide by the sum of the gains' magnitudes (clip-free); false: the plain weighted sum, which can pass full scale")
 
     let gains: [Float]
     let inputNames: [String]
-    let end: InputsEnd
+    let end: SyncEnd
     var sync: AudioSynchronizer
     var format: AudioFormat!
     /// Mix buffer, one plane per channel, reused for every output buffer.
@@ -46,7 +45,7 @@ public final class AmixNode: RegisteredNode {
         let total = given.reduce(0) { $0 + abs($1) }
         let scale = p[Self.normalizeParam] && total > 0 ? 1 / total : 1
         gains = given.map { Float($0 * scale) }
-        end = p[Self.endParam]
+        end = p[SyncParams.end]
         sync = AudioSynchronizer(inputs: n, channels: 1, end: end)
     }
 
