@@ -34,6 +34,7 @@ public enum BuiltinNodes {
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
+        r.add(StackNode.self)
         r.add(SetParamsNode.self)
         // encoders
         r.add(H264EncoderNode.self)

@@ -68,9 +68,11 @@ public final class GraphRunner: Sendable {
     public var ownThreadNodes: Set<String> { Set(running.filter(\.ownThread).map(\.id)) }
 
     private static func wire(_ graph: ValidatedGraph, _ options: Options) -> [RunningNode] {
-        let running = graph.nodes.map { RunningNode(id: $0.id, type: $0.info.name, instance: $0.instance, inputs: $0.inputNames.count) }
+        // a synchronised node runs behind the engine's synchroniser (Sync/SynchronizedVideoAdapter)
+        let running = graph.nodes.map { RunningNode(id: $0.id, type: $0.info.name, instance: SynchronizedVideoAdapter.engineInstance(for: $0), inputs: $0.inputNames.count) }
         for r in running where r.instance is SourceNode { r.ownThread = true }
         for (i, r) in running.enumerated() { r.output = NodeOutput(owner: r, ports: graph.nodes[i].outputFormats.count) }
+        for r in running { (r.instance as? SynchronizedVideoAdapter)?.output = r.output }
         for (i, n) in graph.nodes.enumerated() {
             let producers = graph.producers(of: i)
             let fannedOut = producers.contains { graph.consumers(of: $0.from, port: $0.fromPort).count > 1 }
