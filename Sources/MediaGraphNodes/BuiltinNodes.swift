@@ -35,6 +35,7 @@ public enum BuiltinNodes {
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
         r.add(StackNode.self)
+        r.add(OverlayNode.self)
         r.add(SetParamsNode.self)
         // encoders
         r.add(H264EncoderNode.self)
