@@ -14,10 +14,10 @@ import Testing
         #expect(r2.status == 0, "\(r2.stderr)")
     }
 
-    static func graph(_ overlayParams: String, in dir: String) -> String {
+    static func graph(_ overlayParams: String, logo: String = #", "duration": 1"#, in dir: String) -> String {
         CLI.writeGraph("""
         { "nodes": { "main": { "type": "y4msrc", "params": { "path": "main.y4m" } },
-                     "logo": { "type": "imagesrc", "params": { "path": "logo.png", "duration": 1 } },
+                     "logo": { "type": "imagesrc", "params": { "path": "logo.png"\(logo) } },
                      "ov":   { "type": "overlay", "params": { \(overlayParams) } },
                      "out":  { "type": "rawsink", "params": { "path": "ours.yuv" } } },
           "chains": [["main", "ov.main"], ["logo", "ov.overlay"], ["ov", "out"]] }
@@ -55,7 +55,8 @@ import Testing
         let r = try CLI.mediagraph("run", "--quiet", g)
         #expect(r.status == 0, "\(r.stderr)")
         let ours = FileManager.default.contents(atPath: dir + "/ours.yuv") ?? Data()
-        #expect(ours.count == 6 * 320 * 240 * 3 / 2)
+        let frameBytes = 320 * 240 * 3 / 2
+        #expect(ours.count == 6 * frameBytes)
         for (flags, bound) in [("sws_flags=area+accurate_rnd;", 1), ("", 2)] {
             let f = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/main.y4m", "-i", dir + "/logo.png",
                                            "-filter_complex", "\(flags)[0][1]overlay=W-w-10:H-h-10", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
@@ -76,6 +77,19 @@ import Testing
         let f = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/main.y4m", "-i", dir + "/logo.png",
                                        "-filter_complex", "sws_flags=area+accurate_rnd;[0][1]overlay=-20:200", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-"])
         #expect(ours.count == f.stdout.count && Self.worst(ours, f.stdout, width: 320, height: 240).allSatisfy { $0 <= 1 })
+    }
+
+    /// An imagesrc without a duration never ends by itself: the overlay's output ends with main
+    /// (end: first), the engine finishes the node, and the source stops because nothing wants
+    /// its frames any more.
+    @Test func anEndlessImageStopsWhenTheOverlayEnds() throws {
+        let dir = CLI.tempDir()
+        try Self.make(in: dir)
+        // under `timeout`: a hang fails the test (124) instead of stalling the suite
+        let r = try CLI.run("timeout", ["60", CLI.binary, "run", "--quiet", Self.graph(#""anchor": "center""#, logo: "", in: dir)])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frameBytes = 320 * 240 * 3 / 2
+        #expect(FileManager.default.contents(atPath: dir + "/ours.yuv")?.count == 6 * frameBytes)
     }
 
     @Test func positionParamsThatContradictEachOtherAreRefused() throws {

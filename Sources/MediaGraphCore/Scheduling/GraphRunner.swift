@@ -160,7 +160,7 @@ public final class GraphRunner: Sendable {
     private func runSource(_ r: RunningNode) {
         guard let source = r.instance as? SourceNode else { return }
         do {
-            while !stop.isSet && !failed {
+            while !stop.isSet && !failed && r.output.isWanted {
                 let t0 = monotonicNanos()
                 let more: Bool
                 do {
@@ -188,10 +188,13 @@ public final class GraphRunner: Sendable {
                 switch consume item {
                 case .buffer(let b):
                     try r.receive(consume b, input: input)
+                    // a synchronised node whose output has ended finishes now, and its producers stop
+                    if r.synchronized?.outputEnded == true { try r.finish(); inbox.close(); return }
                 case .endOfStream:
                     ended[input] = true
                     try r.inputEnded(input)
-                    if r.finished { return }
+                    if r.finished { inbox.close(); return }
+                    if r.synchronized?.outputEnded == true { try r.finish(); inbox.close(); return }
                 }
             }
         } catch is RunCancelled {

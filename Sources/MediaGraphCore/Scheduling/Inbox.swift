@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An item travelling between threads: a buffer, or the end of one input's stream.
 enum InboxItem {
     case buffer(SampleBuffer)
@@ -18,6 +20,10 @@ final class Inbox: @unchecked Sendable {
     private var counts: [Int]
     private let capacity: Int
     private var cancelled = false
+    /// Set once the consumer takes nothing more (a synchronised node whose output has ended
+    /// finishes before its inputs do): pushes are dropped and producers stop (`NodeOutput.isWanted`),
+    /// so an endless source (imagesrc) ends instead of blocking on a queue nobody reads.
+    let closed = Atomic<Bool>(false)
     /// Threads blocked in pop / push: signals are sent only when someone waits, and producers
     /// are woken only once a ring has drained to half, so small buffers do not cost a context
     /// switch each.
@@ -40,11 +46,12 @@ final class Inbox: @unchecked Sendable {
         if counts[input] == capacity && !cancelled {
             let t0 = monotonicNanos()
             waitingProducers += 1
-            while counts[input] == capacity && !cancelled { monitor.waitNotFull() }
+            while counts[input] == capacity && !cancelled && !closed.load(ordering: .relaxed) { monitor.waitNotFull() }
             waitingProducers -= 1
             pushWaitNanos &+= monotonicNanos() &- t0
         }
         if cancelled { monitor.unlock(); return false }
+        if closed.load(ordering: .relaxed) { monitor.unlock(); return true }
         rings[input][(heads[input] + counts[input]) % capacity] = consume item
         counts[input] += 1
         if waitingConsumers > 0 { monitor.signalNotEmpty() }
@@ -99,6 +106,16 @@ final class Inbox: @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         return (pushWaitNanos, popWaitNanos)
+    }
+
+    /// The consumer has finished early: queued items are dropped, blocked producers wake, later
+    /// pushes are dropped.
+    func close() {
+        monitor.lock()
+        closed.store(true, ordering: .relaxed)
+        for k in 0..<rings.count { for j in 0..<capacity { rings[k][j] = nil } }
+        monitor.broadcastAll()
+        monitor.unlock()
     }
 
     /// Wakes every waiter; pushes and pops fail from now on.

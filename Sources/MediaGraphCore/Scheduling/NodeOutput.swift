@@ -17,6 +17,23 @@ public final class NodeOutput {
     /// Whether anything consumes output `port` (a file source skips the streams nobody reads).
     public func isConnected(_ port: Int) -> Bool { links.indices.contains(port) && !links[port].isEmpty }
 
+    /// Whether any consumer still takes buffers: false once every queue this output reaches has
+    /// been closed by a consumer that finished early (directly or through inline nodes). Sources
+    /// stop producing then. An output connected nowhere counts as wanted.
+    public var isWanted: Bool {
+        var linked = false
+        for ls in links {
+            for l in ls {
+                linked = true
+                switch l {
+                case .inline(let target, _): if target.output?.isWanted ?? true { return true }
+                case .queued(let inbox, _): if !inbox.closed.load(ordering: .relaxed) { return true }
+                }
+            }
+        }
+        return !linked
+    }
+
     /// Sends a buffer on output `port`. Pass the last reference (`consume buf`): a consumer that
     /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.
     public func send(_ buffer: consuming SampleBuffer, port: Int = 0) throws {

@@ -29,7 +29,11 @@ final class RunningNode: @unchecked Sendable {
     /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
     let mailbox = ParamMailbox()
 
+    /// The engine's synchroniser in front of a synchronised node (nil for others).
+    let synchronized: SynchronizedVideoAdapter?
+
     init(id: String, type: String, instance: MediaNode, inputs: Int) {
+        self.synchronized = instance as? SynchronizedVideoAdapter
         self.id = id
         self.type = type
         self.instance = instance

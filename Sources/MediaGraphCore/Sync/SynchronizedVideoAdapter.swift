@@ -56,6 +56,10 @@ final class SynchronizedVideoAdapter: MediaNode {
     }
 
     func preferredInput() -> Int? { synchronizer.preferredInput().map { toEngine[$0] } }
+
+    /// The output has ended (end: first/shortest reached): the engine finishes the node without
+    /// waiting for its other inputs, and stops sources that fed only it.
+    var outputEnded: Bool { synchronizer.isFinished }
 }
 
 /// Stands in for a synchronised node whose inputs the synchroniser cannot take (validation
