@@ -14,6 +14,7 @@ public enum BuiltinNodes {
         r.add(SineSource.self)
         r.add(WAVSource.self)
         r.add(FileSource.self)
+        r.add(ImageSource.self)
         // filters
         r.add(InvertFilter.self)
         r.add(GrayscaleFilter.self)
@@ -37,6 +38,7 @@ public enum BuiltinNodes {
         r.add(ShaderFilter.self)
         r.add(StackNode.self)
         r.add(TransitionNode.self)
+        r.add(OverlayNode.self)
         r.add(SetParamsNode.self)
         // mixers
         r.add(ConcatNode.self)

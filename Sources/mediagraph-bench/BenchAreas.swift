@@ -20,5 +20,6 @@ enum BenchAreas {
         BenchArea(name: "plugins", run: PluginBench.run),
         SyncBench.area,
         ConcatBench.area,
+        OverlayBench.area,
     ]
 }

@@ -35,4 +35,14 @@ void mg_lut3d_row_avx2(const void *s, void *d, intptr_t width, const mg_float4 *
                        bool bgra, bool tetrahedral)
     __attribute__((swift_name("lut3dRowAVX2(_:_:width:grid:axes:bgra:tetrahedral:)")));
 
+/// The overlay's plane row (OverlayKernel): mode 0 straight d = (d(255-a) + s a)/255, 1 premultiplied
+/// min(d(255-a)/255 + s, 255), 2 premultiplied chroma around 128; ffmpeg's FAST_DIV255 rounding.
+/// Returns the pixels done (a multiple of 32); the caller does the rest.
+intptr_t mg_overlay_plane_row_avx2(uint8_t *d, const uint8_t *s, const uint8_t *a, intptr_t n, int32_t mode)
+    __attribute__((swift_name("overlayPlaneRowAVX2(_:_:_:_:_:)")));
+
+/// The overlay's packed row (rgba/bgra over the same or swapped order), the whole row.
+intptr_t mg_overlay_packed_row_avx2(uint8_t *d, const uint8_t *s, intptr_t n, bool premultiplied, bool swapped)
+    __attribute__((swift_name("overlayPackedRowAVX2(_:_:_:_:_:)")));
+
 #endif

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// `imagesrc` against ffmpeg's own decode of the same image (made by ffmpeg in the test).
+@Suite struct ImageSourceTests {
+    /// A 61x37 picture from testsrc2 with an alpha ramp (0 and 255 included), encoded by ffmpeg.
+    static func makeImage(_ path: String, codec: [String], pixfmt: String) throws {
+        let src = "testsrc2=s=61x37,format=rgba,geq=r='r(X,Y)':g='g(X,Y)':b='b(X,Y)':a='if(lt(X,5),0,if(gt(X,50),255,X*5+Y))'"
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", src, "-frames:v", "1"] + codec + ["-pix_fmt", pixfmt, path])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    /// ffmpeg's decode of `path` as one raw picture in `pixfmt`.
+    static func ffmpegPicture(_ path: String, pixfmt: String) throws -> Data {
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", path, "-frames:v", "1", "-f", "rawvideo", "-pix_fmt", pixfmt, "-"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return r.stdout
+    }
+
+    static func graph(_ image: String, params: String = "", in dir: String) -> String {
+        CLI.writeGraph("""
+        { "nodes": { "img": { "type": "imagesrc", "params": { "path": "\(image)"\(params) } },
+                     "out": { "type": "rawsink", "params": { "path": "out.raw" } } },
+          "chains": [["img", "out"]] }
+        """, in: dir)
+    }
+
+    @Test(arguments: [("logo.png", ["-c:v", "png"], "rgba"), ("logo.webp", ["-c:v", "libwebp", "-lossless", "1"], "yuva420p"),
+                      ("logo.webp", ["-c:v", "libwebp", "-lossless", "1"], "rgba")])
+    func alphaIsKeptAndEveryFrameIsThePicture(name: String, codec: [String], pixfmt: String) throws {
+        let dir = CLI.tempDir()
+        try Self.makeImage(dir + "/" + name, codec: codec, pixfmt: pixfmt)
+        // 0.2 s at 25 fps: 5 frames
+        let g = Self.graph(name, params: #", "duration": 0.2"#, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let picture = try Self.ffmpegPicture(dir + "/" + name, pixfmt: "rgba")
+        #expect(picture.count == 61 * 37 * 4)
+        let out = FileManager.default.contents(atPath: dir + "/out.raw") ?? Data()
+        #expect(out == Data(Array(repeating: picture, count: 5).joined()))
+        // the alpha survived: the first columns are transparent, the last ones opaque
+        #expect(picture[3] == 0 && picture[4 * 60 + 3] == 255)
+    }
+
+    @Test func jpegAsYUVIsTheDecodedPlanes() throws {
+        let dir = CLI.tempDir()
+        let r0 = try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=64x48", "-frames:v", "1", "-pix_fmt", "yuvj420p", dir + "/p.jpg"])
+        #expect(r0.status == 0, "\(r0.stderr)")
+        let g = Self.graph("p.jpg", params: #", "format": "yuv420p", "duration": "frame:3", "rate": "30/1""#, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let picture = try Self.ffmpegPicture(dir + "/p.jpg", pixfmt: "yuvj420p")
+        #expect(FileManager.default.contents(atPath: dir + "/out.raw") == Data(Array(repeating: picture, count: 3).joined()))
+        // validate shows the rate and the full range the JPEG declares
+        let v = try CLI.mediagraph("validate", g)
+        #expect(v.out.contains("yuv420p 64x48 @30/1 full"), "\(v.out)")
+    }
+
+    @Test func aFileThatIsNotAnImageFailsValidationNamingNodeAndFile() throws {
+        let dir = CLI.tempDir()
+        FileManager.default.createFile(atPath: dir + "/junk.png", contents: Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        let g = Self.graph("junk.png", in: dir)
+        let r = try CLI.mediagraph("validate", g)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("node 'img'") && r.stderr.contains("junk.png"), "\(r.stderr)")
+    }
+
+    /// libavformat learns an image's size by decoding it, so a cut file fails already when the
+    /// graph is checked (exit 2), before anything runs.
+    @Test func aTruncatedImageFailsNamingNodeAndFile() throws {
+        let dir = CLI.tempDir()
+        try Self.makeImage(dir + "/full.png", codec: ["-c:v", "png"], pixfmt: "rgba")
+        let bytes = FileManager.default.contents(atPath: dir + "/full.png") ?? Data()
+        // the header and the start of the pixel data, no more
+        FileManager.default.createFile(atPath: dir + "/cut.png", contents: bytes.prefix(bytes.count / 3))
+        let g = Self.graph("cut.png", params: #", "duration": 1"#, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("node 'img' (imagesrc): '\(dir)/cut.png': the png image's size cannot be read: the file is truncated or damaged"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.raw"))
+    }
+}
