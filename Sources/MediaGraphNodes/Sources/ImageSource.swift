@@ -117,9 +117,9 @@ public final class ImageSource: SourceNode, RegisteredNode {
             var packets = 0
             while decoded == nil, packets < 64, let packet = try demuxer.read() {
                 packets += 1
-                let b = SampleBuffer(bytes: packet.bytes, format: .encodedVideo(encoded), pts: 0, dts: 0, duration: 1,
-                                     timeBase: stream.timeBase, flags: .keyFrame)
-                try decoder.send(b)
+                try packet.bytes.withUnsafeBytes {
+                    try decoder.send(bytes: $0, pts: 0, dts: 0, duration: 1, keyFrame: true)
+                }
                 decoded = try decoder.receive()
             }
             if decoded == nil {
