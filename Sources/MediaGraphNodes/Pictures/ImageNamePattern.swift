@@ -34,7 +34,7 @@ struct ImageNamePattern: Sendable {
             var digits = ""
             while i < chars.count, let _ = chars[i].wholeNumberValue, chars[i].isASCII { digits.append(chars[i]); i += 1 }
             guard i < chars.count else {
-                throw NodeFailure("param '\(param)': '\(text)' ends in an unfinished '%' at character \(start + 1); expected %d, %05d, %t or %%")
+                throw NodeFailure("param '\(param)': '\(text)' ends in an unfinished '%'; expected %d, %05d, %t or %%")
             }
             switch chars[i] {
             case "%" where digits.isEmpty:
@@ -42,7 +42,7 @@ struct ImageNamePattern: Sendable {
             case "d":
                 let width = Int(digits) ?? 0
                 guard width <= 12 else {
-                    throw NodeFailure("param '\(param)': '\(text)': width \(digits) at character \(start + 1) is too large (at most 12 digits)")
+                    throw NodeFailure("param '\(param)': '\(text)': width \(digits) in '%\(digits)d' is too large (at most 12 digits)")
                 }
                 if !literal.isEmpty { pieces.append(.literal(literal)); literal = "" }
                 pieces.append(.number(width: width))
@@ -50,7 +50,7 @@ struct ImageNamePattern: Sendable {
                 if !literal.isEmpty { pieces.append(.literal(literal)); literal = "" }
                 pieces.append(.time)
             default:
-                throw NodeFailure("param '\(param)': '\(text)': '\(String(chars[start...i]))' at character \(start + 1) is not a field; expected %d, %05d, %t or %% (a literal percent sign)")
+                throw NodeFailure("param '\(param)': '\(text)': '\(String(chars[start...i]))' is not a field; expected %d, %05d, %t or %% (a literal percent sign)")
             }
             i += 1
         }

@@ -44,6 +44,9 @@ public final class ImageSequenceSource: SourceNode, RegisteredNode {
             guard let video = demuxer.streams.first(where: { $0.kind == .video }) else {
                 throw NodeFailure("'\(first)' holds no picture")
             }
+            guard video.width > 0, video.height > 0 else {
+                throw NodeFailure("cannot read the first picture '\(first)': no picture size found in it (damaged, or not a picture)")
+            }
             info = video
         } catch let e as NodeFailure {
             throw e

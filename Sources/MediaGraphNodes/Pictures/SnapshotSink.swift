@@ -15,7 +15,7 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
         category: .sink,
         inputs: [PortSpec("in", .video(ImageEncodingParams.inputFormats), doc: "raw video")],
         params: ParamSpec.list([pathParam, timesParam, everyParam, everyFramesParam, sceneParam, signalParam,
-                                controlParam, startNumberParam] + ImageEncodingParams.all))
+                                controlParam, startNumberParam, whenBusyParam] + ImageEncodingParams.all))
     static let pathParam = Param<String>.requiredPath("path", doc: "file name pattern: %d or %04d the picture's number, %t its time (HH-MM-SS.mmm), %% a percent sign; without a field each picture replaces the last")
     static let timesParam = Param<[Double]?>.numbers("times", count: 1...10_000, doc: "seconds on the stream's clock; each is taken by the first frame at or after it")
     static let everyParam = Param<Double?>("every", 0.001...1_000_000, doc: "a picture every this many seconds, from the first frame")
@@ -24,6 +24,8 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     static let signalParam = Param<Bool>("signal", default: false, doc: "take a picture of the next frame on each SIGUSR1")
     static let controlParam = Param<String?>.path("control", doc: "a FIFO (created if missing, removed at the end): each line written to it takes a picture of the next frame")
     static let startNumberParam = Param<Int>("start-number", 0...1_000_000_000, default: 1, doc: "number of the first picture (%d)")
+    static let whenBusyParam = Param<String>("when-busy", oneOf: ["skip", "wait"], default: "skip",
+                                             doc: "a picture asked for while the previous one is still being written: skip it (counted; the branch never holds back the graph) or wait (every picture is written; for files processed faster than real time)")
 
     let id: String
     let pattern: ImageNamePattern
@@ -32,6 +34,7 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     let useSignal: Bool
     let sceneThreshold: Double?
     let hasTrigger: Bool
+    let waitWhenBusy: Bool
     var schedule: SnapshotSchedule
     var meter = SnapshotSceneMeter()
     var number: Int
@@ -57,6 +60,7 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
         sceneThreshold = p[Self.sceneParam]
         schedule = SnapshotSchedule(times: p[Self.timesParam] ?? [], every: p[Self.everyParam], everyFrames: p[Self.everyFramesParam])
         number = p[Self.startNumberParam]
+        waitWhenBusy = p[Self.whenBusyParam] == "wait"
         hasTrigger = p[Self.timesParam] != nil || p[Self.everyParam] != nil || p[Self.everyFramesParam] != nil
             || sceneThreshold != nil || useSignal || controlPath != nil
     }
@@ -73,11 +77,12 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     public func start() throws {
         guard let format else { return }
         let encoder = try StillImageEncoder(settings: settings, source: format)
-        if let controlPath { control = try SnapshotControlFIFO(path: controlPath) }
+        // the handler first: a script that waits for the FIFO to appear may signal at once
         if useSignal {
             SnapshotSignal.install()
             signalsSeen = SnapshotSignal.count
         }
+        if let controlPath { control = try SnapshotControlFIFO(path: controlPath) }
         let w = SnapshotWriter(encoder: encoder)
         w.start(name: "snapshot \(id)")
         writer = w
@@ -105,7 +110,11 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
         guard wanted else { return }
         requested += 1
         let path = pattern.name(number: number, seconds: seconds)
-        if writer.offer(SnapshotWriter.Job(buffer: frame.take(), path: path)) {
+        let job = SnapshotWriter.Job(buffer: frame.take(), path: path)
+        if waitWhenBusy {
+            writer.hand(job)
+            number += 1
+        } else if writer.offer(job) {
             number += 1
         } else {
             skipped += 1

@@ -24,6 +24,8 @@ final class SnapshotWriter: @unchecked Sendable {
     private let stopping = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
     private let exited = DispatchSemaphore(value: 0)
+    /// Signalled after each picture: `hand` waits on it when told to wait.
+    private let finished = DispatchSemaphore(value: 0)
     private var thread: Thread?
     /// Pictures written (read after `stop`).
     private let written = Atomic<Int>(0)
@@ -49,6 +51,12 @@ final class SnapshotWriter: @unchecked Sendable {
         return true
     }
 
+    /// Hands `job` to the thread, waiting for the picture in hand to be done first.
+    func hand(_ job: Job) {
+        // a stale signal from an earlier picture only makes the loop look again
+        while !offer(job) { finished.wait() }
+    }
+
     /// The first error the thread met, once (the node throws it from its next call).
     func takeError() -> (any Error)? { failure.withLock { e in defer { e = nil }; return e } }
 
@@ -65,17 +73,22 @@ final class SnapshotWriter: @unchecked Sendable {
         defer { exited.signal() }
         while true {
             wake.wait()
-            if let job = slot.withLock({ j in defer { j = nil }; return j }) {
-                do {
-                    try write(job)
-                    written.add(1, ordering: .relaxed)
-                } catch {
-                    failure.withLock { if $0 == nil { $0 = error } }
-                }
-                busy.store(false, ordering: .releasing)
-            }
-            if stopping.load(ordering: .acquiring) { return }
+            // stop: the picture handed over just before `stop` is still written
+            let stop = stopping.load(ordering: .acquiring)
+            if let job = slot.withLock({ j in defer { j = nil }; return j }) { perform(job) }
+            if stop { return }
         }
+    }
+
+    private func perform(_ job: Job) {
+        do {
+            try write(job)
+            written.add(1, ordering: .relaxed)
+        } catch {
+            failure.withLock { if $0 == nil { $0 = error } }
+        }
+        busy.store(false, ordering: .releasing)
+        finished.signal()
     }
 
     private func write(_ job: Job) throws {
