@@ -17,5 +17,6 @@ enum BenchAreas {
         MemoryBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
         BenchArea(name: "plugins", run: PluginBench.run),
+        PicturesBench.area,
     ]
 }
