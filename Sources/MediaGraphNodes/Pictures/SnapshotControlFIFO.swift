@@ -24,6 +24,7 @@ final class SnapshotControlFIFO {
         var st = stat()
         if lstat(path, &st) != 0 {
             guard errno == ENOENT else { throw Self.failure(path, "cannot look at it", errno) }
+            try OutputDirectory.prepare(for: path)
             guard mkfifo(path, 0o600) == 0 else { throw Self.failure(path, "cannot create a FIFO there", errno) }
             created = true
         } else if st.st_mode & S_IFMT != S_IFIFO {
