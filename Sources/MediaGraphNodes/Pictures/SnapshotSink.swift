@@ -27,6 +27,9 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     static let whenBusyParam = Param<String>("when-busy", oneOf: ["skip", "wait"], default: "skip",
                                              doc: "a picture asked for while the previous one is still being written: skip it (counted; the branch never holds back the graph) or wait (every picture is written; for files processed faster than real time)")
 
+    /// On-demand requests kept waiting for frames at most (the rest of a flood is dropped).
+    static let maxPendingDemands = 64
+
     let id: String
     let pattern: ImageNamePattern
     let settings: StillImageSettings
@@ -103,6 +106,8 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
             signalsSeen = count
         }
         if let control { pendingDemands += control.takeRequests() }
+        // a flood of requests is taken one per frame, and at most this many wait (bounded)
+        pendingDemands = Swift.min(pendingDemands, Self.maxPendingDemands)
         if pendingDemands > 0 {
             pendingDemands -= 1
             wanted = true
