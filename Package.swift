@@ -50,9 +50,13 @@ let package = Package(
         .systemLibrary(name: "CVPX", pkgConfig: "vpx", providers: [.apt(["libvpx-dev"])]),
         .systemLibrary(name: "CAVFormat", pkgConfig: "libavformat", providers: [.apt(["libavformat-dev"])]),
         .systemLibrary(name: "CSwresample", pkgConfig: "libswresample", providers: [.apt(["libswresample-dev"])]),
+        // GIF colour quantization (libimagequant) and animated WebP (libwebp's WebPAnimEncoder).
+        .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // codecs: thin Swift over libavformat (reading containers), libavcodec, libvpx,
         // libswscale and libswresample.
-        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX"]),
+        .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX",
+                                                         "CImageQuant", "CWebP"]),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
         .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"]),
         // built-in nodes: adapters from the modules above to the node protocols.
@@ -62,7 +66,7 @@ let package = Package(
         // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
         // Swift kit for writing plugins, and the example plugin.
         .target(name: "CMediaGraphPlugin"),
-        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
+        .target(name: "MediaGraphPlugins", dependencies: ["MediaGraphCore", "CMediaGraphPlugin", "MediaGraphPluginKit"]),
         .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
         .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters"),
         .executableTarget(name: "mediagraph",
@@ -83,6 +87,7 @@ let package = Package(
         .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"]),
         .testTarget(name: "MediaGraphPluginsTests",
                     dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes"]),
+        // CWebP: the animated WebP tests decode with libwebp's own demuxer (ffmpeg 5.1 cannot)
+        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes", "CWebP"]),
     ]
 )

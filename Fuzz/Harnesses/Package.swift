@@ -5,10 +5,9 @@ import PackageDescription
 // Built only by `make fuzz` (Fuzz/run.sh), which compiles every module with
 // -sanitize=fuzzer,address, so the code under test is instrumented as well as the harness. A
 // package of its own, so the main package carries no fuzzing flags and `make test` never builds
-// these. (Its directory is not named after the repository: SwiftPM names a path package by its
-// directory, and a clone called "fuzz" would clash with a package in "Fuzz".)
-let v5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
-
+// these. Swift 6 language mode, as the main package. (Its directory is not named after the
+// repository: SwiftPM names a path package by its directory, and a clone called "fuzz" would
+// clash with a package in "Fuzz".)
 /// Each harness and the MediaGraph libraries it reaches.
 let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-graph", ["MediaGraphCore", "MediaGraphNodes"]),
@@ -38,11 +37,10 @@ let package = Package(
     dependencies: [.package(name: "MediaGraph", path: "../..")],
     targets: [
         // Starts libFuzzer from a harness's top-level code.
-        .target(name: "FuzzDriver", swiftSettings: v5),
+        .target(name: "FuzzDriver"),
         .target(name: "FuzzPlugin"),
     ] + harnesses.map { h in
         .executableTarget(name: h.name,
-                          dependencies: ["FuzzDriver"] + h.libraries.map { .product(name: $0, package: "MediaGraph") },
-                          swiftSettings: v5)
+                          dependencies: ["FuzzDriver"] + h.libraries.map { .product(name: $0, package: "MediaGraph") })
     }
 )

@@ -15,7 +15,7 @@ enum LibraryLog {
             var line = [CChar](repeating: 0, count: 1024)
             var printPrefix: Int32 = 0
             av_log_format_line2(nil, level, format, arguments, &line, Int32(line.count), &printPrefix)
-            let text = String(cString: line).trimmingCharacters(in: .whitespacesAndNewlines)
+            let text = LibraryLog.text(line).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !text.isEmpty, let context else { return }
             LibraryLog.record(text, level: level, for: LibraryLog.owner(of: context))
         }
@@ -61,7 +61,12 @@ enum LibraryLog {
     static func describe(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 256)
         av_strerror(code, &buffer, buffer.count)
-        return String(cString: buffer)
+        return text(buffer)
+    }
+
+    /// The text a C function wrote into `buffer`, up to its NUL (or the whole buffer without one).
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// "what failed: <library messages>; <error text>".

@@ -1,4 +1,5 @@
 import Foundation
+import MediaGraphCore
 
 /// A .cube file could not be read: which file, which line (1-based; 0 when the file itself
 /// could not be read), and what was wrong.
@@ -74,32 +75,21 @@ public struct CubeLUT: Equatable, Sendable {
         try self.init(parsing: try Self.readFile(path), file: path)
     }
 
-    /// The bytes of the file at `path`, at most `maxFileSize` of them.
+    /// The bytes of the file at `path`, at most `maxFileSize` of them (a pipe has no size to
+    /// check first: the reader stops one byte past the limit).
     static func readFile(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CubeFileError(file: path, line: 0, message: "cannot read the file") }
-        defer { close(fd) }
-        var st = stat()
-        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
-            throw CubeFileError(file: path, line: 0, message: "cannot read the file: it is a directory")
-        }
-        // Pieces of 64 KiB until the end, or one byte past the limit (a pipe has no size to check
-        // first).
-        var bytes: [UInt8] = []
-        var piece = [UInt8](repeating: 0, count: 1 << 16)
-        while bytes.count <= maxFileSize {
-            let n = piece.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
-            if n < 0 && errno == EINTR { continue }
-            if n < 0 {
-                throw CubeFileError(file: path, line: 0, message: "cannot read the file: \(String(cString: strerror(errno)))")
+        do {
+            return try SmallFileReader.read(path, limit: maxFileSize)
+        } catch {
+            let message: String
+            switch error {
+            case .unreadable(let why): message = "cannot read the file: \(why)"
+            case .isDirectory: message = "cannot read the file: it is a directory"
+            case .notRegularFile: message = "cannot read the file: not a regular file"
+            case .tooLarge: message = "the file is larger than the limit of \(maxFileSize) bytes for a .cube file"
             }
-            if n == 0 { break }
-            bytes += piece[0..<n]
+            throw CubeFileError(file: path, line: 0, message: message)
         }
-        guard bytes.count <= maxFileSize else {
-            throw CubeFileError(file: path, line: 0, message: "the file is larger than the limit of \(maxFileSize) bytes for a .cube file")
-        }
-        return bytes
     }
 
     /// Parses the text of a .cube file; `file` is the name used in errors.

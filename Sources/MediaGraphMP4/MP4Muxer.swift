@@ -303,7 +303,7 @@ public final class MP4Muxer {
 
     /// Parameter sets carried inside an Annex B sample, for producers that do not pass them
     /// (MP3 needs none: every frame header describes itself).
-    func inBandConfiguration(_ data: [UInt8], codec: Codec) -> CodecConfiguration? {
+    func inBandConfiguration(_ data: PacketBytes, codec: Codec) -> CodecConfiguration? {
         if codec == .mp3 { return .mp3 }
         guard codec == .h264 || codec == .hevc else { return nil }
         return data.withUnsafeBytes { raw -> CodecConfiguration? in

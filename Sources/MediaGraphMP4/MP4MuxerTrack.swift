@@ -24,7 +24,7 @@ extension MP4Muxer {
         var headSample: MP4Sample { queue[head] }
         func popHead() -> MP4Sample {
             let s = queue[head]
-            queue[head].data = [] // written samples keep no bytes alive until compaction
+            queue[head].data = PacketBytes([]) // written samples keep no bytes alive until compaction
             head += 1
             if head == queue.count {
                 queue.removeAll(keepingCapacity: true)

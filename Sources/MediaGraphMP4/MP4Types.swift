@@ -5,7 +5,8 @@ import MediaGraphCore
 /// convert a `MediaTime` with `MediaTime.converted(to:)`.
 public struct MP4Sample: Sendable {
     /// The coded bytes. H.264/HEVC may be Annex B (start codes) or 4-byte length-prefixed.
-    public var data: [UInt8]
+    /// Foreign memory (a demuxed AVPacket's buffer) is written as it is, without a copy.
+    public var data: PacketBytes
     /// Presentation timestamp.
     public var pts: Int64
     /// Decode timestamp; strictly increasing within a track.
@@ -18,7 +19,7 @@ public struct MP4Sample: Sendable {
     /// Codec configuration, needed on the first sample unless given to addTrack.
     public var configuration: CodecConfiguration?
 
-    public init(data: [UInt8], pts: Int64, dts: Int64? = nil, duration: Int64 = 0, isSync: Bool,
+    public init(data: PacketBytes, pts: Int64, dts: Int64? = nil, duration: Int64 = 0, isSync: Bool,
                 configuration: CodecConfiguration? = nil) {
         self.data = data
         self.pts = pts
@@ -30,6 +31,12 @@ public struct MP4Sample: Sendable {
 }
 
 extension MP4Sample {
+    /// A sample of bytes of ours.
+    public init(data: [UInt8], pts: Int64, dts: Int64? = nil, duration: Int64 = 0, isSync: Bool,
+                configuration: CodecConfiguration? = nil) {
+        self.init(data: PacketBytes(data), pts: pts, dts: dts, duration: duration, isSync: isSync, configuration: configuration)
+    }
+
     /// A sample whose times are `MediaTime`s, converted to the track's `timescale` (exact when
     /// the timescale is a multiple of theirs, else rounded to the nearest tick).
     public init(data: [UInt8], pts: MediaTime, dts: MediaTime? = nil, duration: MediaTime? = nil, isSync: Bool,

@@ -9,7 +9,7 @@ enum SamplePayload {
     /// Appends the converted form of an H.264/HEVC sample to `out` and returns true; returns
     /// false (appending nothing) when the data is stored as it is. Throws a reason when
     /// length-prefixed data does not split into NAL units.
-    static func appendConverted(_ data: [UInt8], codec: Codec, framing: NALFraming, to out: inout [UInt8]) throws -> Bool {
+    static func appendConverted(_ data: UnsafeRawBufferPointer, codec: Codec, framing: NALFraming, to out: inout [UInt8]) throws -> Bool {
         guard codec == .h264 || codec == .hevc else { return false }
         switch framing {
         case .lengthPrefixed(4):
@@ -20,19 +20,17 @@ enum SamplePayload {
         case .annexB:
             break
         }
-        return data.withUnsafeBytes { raw -> Bool in
-            guard NALUnits.looksLikeAnnexB(raw) else { return false }
-            NALUnits.forEachAnnexB(raw) { r in
-                if NALUnits.isOutOfBand(raw[r.lowerBound], codec: codec) { return }
-                appendLength(UInt32(r.count), to: &out)
-                out.append(contentsOf: UnsafeRawBufferPointer(rebasing: raw[r]))
-            }
-            return true
+        guard NALUnits.looksLikeAnnexB(data) else { return false }
+        NALUnits.forEachAnnexB(data) { r in
+            if NALUnits.isOutOfBand(data[r.lowerBound], codec: codec) { return }
+            appendLength(UInt32(r.count), to: &out)
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: data[r]))
         }
+        return true
     }
 
     /// Rewrites `prefix`-byte NAL lengths as 4-byte ones, every NAL unit kept.
-    static func widen(_ data: [UInt8], prefix: Int, to out: inout [UInt8]) throws {
+    static func widen(_ data: UnsafeRawBufferPointer, prefix: Int, to out: inout [UInt8]) throws {
         var i = 0
         while i < data.count {
             guard i + prefix <= data.count else {
@@ -45,7 +43,7 @@ enum SamplePayload {
                 throw PayloadError(reason: "NAL unit length \(n) at byte \(i - prefix) runs past the sample's end (\(data.count - i) bytes left)")
             }
             appendLength(UInt32(n), to: &out)
-            out.append(contentsOf: data[i..<(i + n)])
+            out.append(contentsOf: UnsafeRawBufferPointer(rebasing: data[i..<(i + n)]))
             i += n
         }
     }
@@ -74,7 +72,9 @@ extension MP4Muxer {
         let before = out.count
         let converted: Bool
         do {
-            converted = try SamplePayload.appendConverted(s.data, codec: t.description.codec, framing: framing(of: t), to: &out)
+            converted = try s.data.withUnsafeBytes {
+                try SamplePayload.appendConverted($0, codec: t.description.codec, framing: framing(of: t), to: &out)
+            }
         } catch let e as SamplePayload.PayloadError {
             throw MP4MuxerError.invalidSample(track: t.description.name, sample: sampleNumber, reason: e.reason)
         }
@@ -89,7 +89,7 @@ extension MP4Muxer {
     func appendPayload(_ s: MP4Sample, _ t: Track, to out: inout [UInt8], sampleNumber: Int) throws -> Int {
         let before = out.count
         if try !convert(s, t, to: &out, sampleNumber: sampleNumber) {
-            out.append(contentsOf: s.data)
+            s.data.withUnsafeBytes { out.append(contentsOf: $0) }
         }
         return out.count - before
     }
@@ -101,7 +101,7 @@ extension MP4Muxer {
             try file.write(scratch)
             return scratch.count
         }
-        try file.write(s.data)
+        try s.data.withUnsafeBytes { try file.write($0) }
         return s.data.count
     }
 }

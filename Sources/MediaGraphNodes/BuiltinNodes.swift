@@ -33,6 +33,8 @@ public enum BuiltinNodes {
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
+        r.add(StackNode.self)
+        r.add(TransitionNode.self)
         r.add(SetParamsNode.self)
         // encoders
         r.add(H264EncoderNode.self)
@@ -49,6 +51,9 @@ public enum BuiltinNodes {
         r.add(H264Source.self)
         r.add(IVFSource.self)
         r.add(ADTSSource.self)
+        // pictures
+        r.add(GifSink.self)
+        r.add(WebPSink.self)
         // decoders
         r.add(DecodeNode.self)
         r.addAdapter(DecodeNode.adapter)

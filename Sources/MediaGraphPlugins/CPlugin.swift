@@ -1,5 +1,6 @@
 import CMediaGraphPlugin
 import MediaGraphCore
+import MediaGraphPluginKit
 
 /// A loaded plugin that speaks the MediaGraph C interface (`mediagraph_plugin.h`).
 public struct CPlugin: Sendable {
@@ -82,7 +83,7 @@ struct CPluginNodeType: @unchecked Sendable {
         guard let fp = d.formats else { throw field("formats")("is NULL but format_count is \(d.format_count)") }
         var formats: [PixelFormat] = []
         for i in 0..<Int(d.format_count) {
-            guard let f = PixelFormatCode.format(fp[i]) else { throw fail("unknown pixel format code \(fp[i])") }
+            guard let f = FormatCode.format(fp[i]) else { throw fail("unknown pixel format code \(fp[i])") }
             formats.append(f)
         }
         guard (0...PluginLimits.maxParams).contains(Int(d.param_count)) else {

@@ -1,5 +1,6 @@
 import CMediaGraphPlugin
 import MediaGraphCore
+import MediaGraphPluginKit
 
 /// A graph node running one instance of a C plugin's node type: it creates the instance when
 /// the input format is known, sets every param, then calls `process` for each frame (in place
@@ -38,7 +39,7 @@ final class CPluginNode: VideoNode {
         guard let v = inputs.first?.format.video else { throw NodeFailure("\(origin): expected raw video") }
         let d = type.desc.pointee
         clearError()
-        guard let inst = d.create(d.node_data, Int32(v.width), Int32(v.height), PixelFormatCode.code(v.pixelFormat), &error) else {
+        guard let inst = d.create(d.node_data, Int32(v.width), Int32(v.height), FormatCode.code(v.pixelFormat), &error) else {
             throw failure("create failed for \(v.width)x\(v.height) \(v.pixelFormat)")
         }
         instance = inst
@@ -93,8 +94,8 @@ final class CPluginNode: VideoNode {
     @inline(__always)
     private func run(_ d: mg_node_desc, _ inst: UnsafeMutableRawPointer, _ src: FramePlanes, _ dst: FramePlanes,
                      pts: Int64, timeBase: Rational, frame n: Int) throws {
-        var inFrame = PixelFormatCode.frame(src, pts: pts, timeBase: timeBase)
-        var outFrame = PixelFormatCode.frame(dst, pts: pts, timeBase: timeBase)
+        var inFrame = FormatCode.frame(src, pts: pts, timeBase: timeBase)
+        var outFrame = FormatCode.frame(dst, pts: pts, timeBase: timeBase)
         clearError()
         if d.process(inst, &inFrame, &outFrame, &error) != 0 {
             throw failure("process failed at frame \(n)")

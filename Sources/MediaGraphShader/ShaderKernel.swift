@@ -14,7 +14,8 @@ public struct ShaderRunError: Error, CustomStringConvertible, Sendable {
 public final class ShaderKernel {
     public let program: BoundShaderProgram
     private let code: KernelCode
-    /// Uniform values are folded into the code as constants; the setup code reads none.
+    /// Uniform values are folded into the code as constants, except the live ones
+    /// (`BoundShaderProgram.liveUniforms`), which the setup code reads from here each frame.
     private let uniforms: UnsafeMutablePointer<Float>
     /// The input frames of the run under way, as the tile loop reads them (one per input).
     private let inputs: UnsafeMutablePointer<TileInput>
@@ -38,8 +39,10 @@ public final class ShaderKernel {
         useAVX2 = vectorPath == .avx2 && VectorPath.detected == .avx2
         colorMap = colorMaps ? program.colorMap : nil
         code = program.code
-        uniforms = .allocate(capacity: 1)
-        uniforms[0] = 0
+        let slots = max(1, program.uniformValues.count)
+        uniforms = .allocate(capacity: slots)
+        uniforms.initialize(repeating: 0, count: slots)
+        for (k, v) in program.uniformValues.enumerated() { uniforms[k] = v }
         inputCount = program.program.inputCount
         inputs = .allocate(capacity: inputCount)
         inputs.initialize(repeating: TileInput(data: nil, stride: 0, width: 0, height: 0), count: inputCount)
@@ -51,6 +54,14 @@ public final class ShaderKernel {
         uniforms.deallocate()
         inputs.deallocate()
         for f in registerFiles { f.deallocate() }
+    }
+
+    /// Sets a live uniform (bound with `bind(uniforms:live:)`) for the next runs; no recompile.
+    public func setUniform(_ name: String, _ value: Float) throws {
+        guard let slot = program.liveUniforms[name] else {
+            throw ShaderRunError(description: "shader \(program.program.fileName): uniform '\(name)' was not bound to change per frame")
+        }
+        uniforms[slot] = value
     }
 
     /// Bytes of register files one kernel may hold (one file per band of rows).

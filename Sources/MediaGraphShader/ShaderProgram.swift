@@ -145,13 +145,13 @@ public final class ShaderProgram: Sendable {
     /// The SSA with the uniform values in `slots`: the compiled code specialised, or, when loops
     /// are bounded by uniforms, the shader lowered again with the values as constants so those
     /// loops unroll (under the usual iteration caps, whose errors name the loop).
-    private func code(for slots: [Float]) throws -> (nodes: [Node], outputs: [Int32]) {
+    private func code(for slots: [Float], live: Set<Int> = []) throws -> (nodes: [Node], outputs: [Int32]) {
         guard let stages else {
-            return Specialization.specialize(nodes: nodes, outputs: outputs, uniforms: slots)
+            return Specialization.specialize(nodes: nodes, outputs: outputs, uniforms: slots, live: live)
         }
         let lowering = try ShaderProgram.lower(vertex: stages.vertex, fragment: stages.fragment, uniformValues: slots,
                                                loops: uniformBoundLoops)
-        return Specialization.specialize(nodes: lowering.b.nodes, outputs: ShaderProgram.outputs(of: lowering), uniforms: slots)
+        return Specialization.specialize(nodes: lowering.b.nodes, outputs: ShaderProgram.outputs(of: lowering), uniforms: slots, live: live)
     }
 
     /// Checks and binds uniform values. A uniform the shader does not declare, or a value of the
@@ -159,7 +159,12 @@ public final class ShaderProgram: Sendable {
     /// (`ShaderBindError`). A declared uniform without a value is 0, with a warning in `warnings`.
     /// A loop bounded by a uniform that runs too long with these values throws
     /// `ShaderCompileError` naming the loop's line:column.
-    public func bind(uniforms values: [String: ShaderUniformValue]) throws -> BoundShaderProgram {
+    ///
+    /// Uniforms named in `live` (float scalars) are not folded into the code: the kernel reads
+    /// them per frame (`ShaderKernel.setUniform`), so a value that changes every frame (a
+    /// transition's `progress`) needs no new compile. Their value here is the initial one. In a
+    /// shader whose loops are bounded by uniforms, a live uniform is fixed at this value.
+    public func bind(uniforms values: [String: ShaderUniformValue], live: Set<String> = []) throws -> BoundShaderProgram {
         var slots = [Float](repeating: 0, count: uniformSlotCount)
         // The first few errors are listed; the rest are counted (values may come by the million).
         var errors: [ShaderUniformError] = []
@@ -196,11 +201,20 @@ public final class ShaderProgram: Sendable {
         if unlisted > 0, let last = errors.last {
             errors.append(ShaderUniformError(uniform: last.uniform, message: "\(unlisted) more uniform errors not listed"))
         }
+        var liveSlots: [String: Int] = [:]
+        for name in live.sorted() {
+            guard let u = uniforms.first(where: { $0.name == name }) else { add(name, "\(fileName) declares no uniform '\(name.clipped())' to change per frame"); continue }
+            guard u.type == .float else { add(name, "uniform '\(name)' is \(u.type); only a float changes per frame"); continue }
+            liveSlots[name] = u.slot
+        }
         if !errors.isEmpty { throw ShaderBindError(errors: errors) }
-        let specialized = try code(for: slots)
-        return BoundShaderProgram(program: self, code: KernelCode(nodes: specialized.nodes, outputs: specialized.outputs),
-                                  colorMap: ColorMapRecognizer.recognize(nodes: specialized.nodes, outputs: specialized.outputs),
-                                  warnings: warnings)
+        let specialized = try code(for: slots, live: Set(liveSlots.values))
+        var bound = BoundShaderProgram(program: self, code: KernelCode(nodes: specialized.nodes, outputs: specialized.outputs),
+                                       colorMap: liveSlots.isEmpty ? ColorMapRecognizer.recognize(nodes: specialized.nodes, outputs: specialized.outputs) : nil,
+                                       warnings: warnings)
+        bound.liveUniforms = liveSlots
+        bound.uniformValues = slots
+        return bound
     }
 }
 
@@ -229,6 +243,10 @@ public struct BoundShaderProgram: Sendable {
     public let colorMap: ColorTransform?
     /// Things worth telling the user, e.g. a declared uniform without a value.
     public let warnings: [String]
+    /// Uniforms the kernel reads per frame (`bind(uniforms:live:)`), by name: their slot.
+    public internal(set) var liveUniforms: [String: Int] = [:]
+    /// Every uniform slot's bound value (the live ones' initial values).
+    var uniformValues: [Float] = []
 }
 
 extension ShaderProgram {

@@ -2,9 +2,10 @@ import MediaGraphShaderTiles
 
 /// Rebuilds the SSA with the bound uniform values as constants, so the builder's folding and
 /// identities see them (sepia with intensity 1 loses its mix; a branch on a uniform becomes
-/// straight code). Only values the outputs need are copied.
+/// straight code). Only values the outputs need are copied. Slots in `live` stay uniforms, read
+/// per frame from the kernel's uniform array (`ShaderKernel.setUniform`).
 enum Specialization {
-    static func specialize(nodes: [Node], outputs: [Int32], uniforms: [Float]) -> (nodes: [Node], outputs: [Int32]) {
+    static func specialize(nodes: [Node], outputs: [Int32], uniforms: [Float], live liveSlots: Set<Int> = []) -> (nodes: [Node], outputs: [Int32]) {
         let live = Liveness.needed(nodes, by: outputs)
         let b = IRBuilder()
         var map = [Int32](repeating: -1, count: nodes.count)
@@ -12,7 +13,7 @@ enum Specialization {
             switch n.op {
             case .uniform:
                 let slot = Int(n.imm2)
-                map[i] = b.constant(slot < uniforms.count ? uniforms[slot] : 0)
+                map[i] = liveSlots.contains(slot) ? b.source(.uniform, imm2: n.imm2) : b.constant(slot < uniforms.count ? uniforms[slot] : 0)
             case .const:
                 map[i] = b.constant(n.imm)
             case .channel:

@@ -14,9 +14,11 @@ enum BenchAreas {
         DecodeBench.area,
         TranscodeBench.area,
         StreamCopyBench.area,
+        GifBench.area,
         MemoryBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
         BenchArea(name: "plugins", run: PluginBench.run),
         PicturesBench.area,
+        SyncBench.area,
     ]
 }

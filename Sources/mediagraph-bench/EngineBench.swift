@@ -63,7 +63,11 @@ enum EngineBench {
             print(String(format: "  a thread boundary at every node:              %.1f ns per buffer per edge (%.3f s)", threaded * 1e9 / Double(count * edges), threaded))
 
             let registry = BuiltinNodes.makeRegistry()
-            let spec = try GraphFile.load(path: "Graphs/testsrc-to-null.json", overrides: ["src.frames=600"])
+            // Graphs/testsrc-to-null.json's graph, built here so the bench runs from any directory
+            var spec = GraphSpec()
+            spec.add("src", "testsrc", [("width", .int(1920)), ("height", .int(1080)), ("frames", .int(600))])
+            spec.add("sink", "nullsink")
+            spec.chain("src", "sink")
             let g = try GraphBuilder.build(spec, registry: registry)
             let t0 = Date()
             try GraphRunner(graph: g).run()

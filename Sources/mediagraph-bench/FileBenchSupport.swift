@@ -49,7 +49,7 @@ enum FileBench {
 
     /// Writes a graph file; paths in it are absolute, so it may live anywhere.
     static func writeGraph(_ json: String, to path: String) {
-        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
     }
 
     /// A command as a person would type it (arguments with spaces or quotes quoted).

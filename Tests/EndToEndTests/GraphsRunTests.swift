@@ -20,6 +20,7 @@ import Testing
         "filesrc-sepia-mp4.json": ["demo.json"],
         "filesrc-trim-mp4.json": ["demo.json"],
         "image-sequence-to-mp4.json": ["image-sequence.json"],
+        "filesrc-to-gif.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)

@@ -62,24 +62,4 @@ import Testing
         #expect(read("fan-plain.txt") == read("plain.txt"), "the shared input was modified by the shader branch")
         #expect(read("fan-inv.txt") == read("inverted.txt"), "invert.glsl gives the built-in invert's frames exactly")
     }
-
-    /// A shader of two input textures compiles, but the node has one input: validation says so,
-    /// naming the textures (the multi-input node comes with the engine's input synchronisation).
-    @Test func twoTextureShaderIsRefusedByTheOneInputNode() throws {
-        let dir = CLI.tempDir()
-        try """
-        varying highp vec2 textureCoordinate;
-        uniform sampler2D inputImageTexture;
-        uniform sampler2D inputImageTexture2;
-        void main() { gl_FragColor = texture2D(inputImageTexture, textureCoordinate) * texture2D(inputImageTexture2, textureCoordinate); }
-        """.write(toFile: dir + "/blend.glsl", atomically: true, encoding: .utf8)
-        let graph = CLI.writeGraph("""
-        { "nodes": { "src": { "type": "testsrc", "params": { "width": 64, "height": 48, "frames": 1, "format": "rgba" } },
-                     "f": { "type": "shader", "params": { "file": "\(dir)/blend.glsl" } }, "out": { "type": "nullsink" } },
-          "chains": [["src", "f", "out"]] }
-        """, in: dir)
-        let r = try CLI.mediagraph("validate", graph)
-        #expect(r.status == 2)
-        #expect(r.stderr.contains("samples 'inputImageTexture' (input 1), 'inputImageTexture2' (input 2), but the shader node has one input, 'in' (rgba video)"), "\(r.stderr)")
-    }
 }

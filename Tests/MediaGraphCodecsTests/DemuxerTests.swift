@@ -44,6 +44,37 @@ import Testing
         #expect(ours.contains { $0.hasSuffix("KD skip 1024,0") }, "the AAC priming packet is marked and its samples to skip are read")
     }
 
+    /// Packets are libavformat's own buffers, held without a copy, and stay valid while held:
+    /// every packet of the file is kept until the end, then each one's bytes hash to what
+    /// ffmpeg's `-c copy -f framemd5` reports for the same packet.
+    @Test func packetBytesAreHeldUncopiedAndAreFFmpegsPackets() throws {
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let path = try Self.makeMP4(dir, seconds: "1")
+        let d = try Demuxer(path: path)
+        var held: [DemuxedPacket] = []
+        while let p = try d.read() { held.append(p) }
+        #expect(!held.isEmpty && held.allSatisfy { $0.bytes.isForeign }, "every packet holds libavformat's buffer")
+        var ours: [Int: [String]] = [:]
+        for p in held {
+            var md5 = MD5()
+            p.bytes.withUnsafeBytes { raw in
+                if let base = raw.bindMemory(to: UInt8.self).baseAddress { md5.update(base, count: raw.count) }
+            }
+            ours[p.streamIndex, default: []].append("\(p.bytes.count),\(md5.finalize())")
+        }
+        let r = try runTool("ffmpeg", ["-v", "error", "-i", path, "-map", "0", "-c", "copy", "-f", "framemd5", "-"])
+        var theirs: [Int: [String]] = [:]
+        for line in r.stdout.split(separator: "\n") where !line.hasPrefix("#") {
+            // stream, dts, pts, duration, size, hash[, side data]
+            let f = line.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            guard f.count >= 6, let stream = Int(f[0]) else { continue }
+            theirs[stream, default: []].append("\(f[4]),\(f[5])")
+        }
+        #expect(ours.keys.sorted() == [0, 1])
+        #expect(ours == theirs)
+    }
+
     @Test func streamDescriptionsMatchFFprobe() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }

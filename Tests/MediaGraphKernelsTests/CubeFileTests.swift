@@ -76,7 +76,7 @@ import Testing
         #expect(throws: CubeFileError(file: path, line: 2, message: "the table ends after 1 rows; LUT_3D_SIZE 3 needs 27")) {
             try CubeLUT(contentsOfFile: path)
         }
-        #expect(throws: CubeFileError(file: dir.path + "/missing.cube", line: 0, message: "cannot read the file")) {
+        #expect(throws: CubeFileError(file: dir.path + "/missing.cube", line: 0, message: "cannot read the file: No such file or directory")) {
             try CubeLUT(contentsOfFile: dir.path + "/missing.cube")
         }
     }

@@ -8,7 +8,7 @@ import MediaGraphNodes
 
 /// `vignette`: darkens towards the corners, v' = v · max(0, 1 − strength · r²), where r² is the
 /// squared distance from the centre with the corners at 1; alpha kept.
-final class Vignette: RegisteredNode {
+final class Vignette: VideoNode, RegisteredNode {
     static let typeInfo = NodeTypeInfo(
         name: "vignette", doc: "Darkens towards the corners.", category: .filter,
         inputs: [PortSpec("in", .video([.rgba, .bgra]), doc: "raw video")],
@@ -25,10 +25,10 @@ final class Vignette: RegisteredNode {
 
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
 
-    func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+    func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         let strength = self.strength
         // In place when this node holds the only reference, into a new frame otherwise.
-        try output.sendTransformed(consume buffer) { src, dst, _ in
+        try output.sendTransformed(consume frame) { src, dst, _ in
             let cx = Double(src.width) / 2, cy = Double(src.height) / 2
             for y in 0..<src.height {
                 let dy = (Double(y) + 0.5 - cy) / cy
@@ -48,7 +48,7 @@ final class Vignette: RegisteredNode {
 
 /// `framediff`: |this frame − previous frame| on the luma plane (chroma set to 128, grey), so
 /// only what moved stays visible. The first frame comes out black.
-final class FrameDifference: RegisteredNode {
+final class FrameDifference: VideoNode, RegisteredNode {
     static let typeInfo = NodeTypeInfo(
         name: "framediff", doc: "Shows what changed since the previous frame.", category: .filter,
         inputs: [PortSpec("in", .video([.yuv420p, .gray]), doc: "raw video")],
@@ -70,11 +70,11 @@ final class FrameDifference: RegisteredNode {
         return [inputs[0].format]
     }
 
-    func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+    func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let prev = previous else { throw NodeFailure("framediff: not configured") }
         let first = !seenFirst
         seenFirst = true
-        try output.sendTransformed(consume buffer) { src, dst, _ in
+        try output.sendTransformed(consume frame) { src, dst, _ in
             for y in 0..<src.height {
                 let s = src.data0 + y * src.stride0, d = dst.data0 + y * dst.stride0
                 let p = prev + y * src.width

@@ -105,10 +105,10 @@ public final class AudioDecoder {
         if packet.flags.contains(.endOfPresentation), packet.pts != SampleBuffer.noTime {
             pendingEnd = samples(packet.pts + max(0, packet.duration - max(0, packet.discardPadding)))
         }
-        try send(bytes: packet.bytes, pts: packet.pts, dts: packet.dts, duration: packet.duration)
+        try packet.withUnsafeBytes { try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration) }
     }
 
-    public func send(bytes: [UInt8], pts: Int64, dts: Int64, duration: Int64) throws {
+    public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64) throws {
         if let e = pendingEnd {
             endPTS = min(endPTS ?? e, e)
             pendingEnd = nil

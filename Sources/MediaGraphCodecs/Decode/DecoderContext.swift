@@ -62,13 +62,13 @@ enum DecoderContext {
     }
 
     /// A packet's bytes as libavcodec wants them: refcounted, with zeroed padding (one copy).
-    static func fill(_ packet: UnsafeMutablePointer<AVPacket>, bytes: [UInt8], pts: Int64, dts: Int64, duration: Int64,
+    static func fill(_ packet: UnsafeMutablePointer<AVPacket>, bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64,
                      keyFrame: Bool, component: String) throws {
         av_packet_unref(packet)
         guard bytes.count < Int(Int32.max) - Int(AV_INPUT_BUFFER_PADDING_SIZE), av_new_packet(packet, Int32(bytes.count)) >= 0 else {
             throw CodecError(.invalidInput, component: component, message: "cannot allocate a packet of \(bytes.count) bytes")
         }
-        bytes.withUnsafeBytes { UnsafeMutableRawPointer(packet.pointee.data).copyMemory(from: $0.baseAddress!, byteCount: bytes.count) }
+        if let base = bytes.baseAddress { UnsafeMutableRawPointer(packet.pointee.data).copyMemory(from: base, byteCount: bytes.count) }
         packet.pointee.pts = pts
         packet.pointee.dts = dts
         packet.pointee.duration = duration

@@ -150,11 +150,13 @@ public final class VideoDecoder {
             let end = packet.pts + max(0, packet.duration)
             endPTS = min(endPTS ?? end, end)
         }
-        try send(bytes: packet.bytes, pts: packet.pts, dts: packet.dts, duration: packet.duration,
-                 keyFrame: packet.flags.contains(.keyFrame))
+        // read in place: a demuxed packet's bytes are libavformat's buffer, not copied until here
+        try packet.withUnsafeBytes {
+            try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.flags.contains(.keyFrame))
+        }
     }
 
-    public func send(bytes: [UInt8], pts: Int64, dts: Int64, duration: Int64, keyFrame: Bool) throws {
+    public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64, keyFrame: Bool) throws {
         guard let ctx = context, let pkt = packet else { return }
         guard !draining else {
             throw CodecError(.invalidInput, component: component, message: "a packet at \(DecoderContext.describeTime(pts, input.timeBase)) arrived after the end of the stream")

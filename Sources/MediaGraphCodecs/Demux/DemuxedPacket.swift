@@ -1,8 +1,10 @@
-/// One packet read from a container, its payload copied out of libavformat's buffer.
+import MediaGraphCore
+
+/// One packet read from a container, its payload libavformat's own buffer (held, not copied).
 /// Timestamps are the container's, in the stream's time base (`Int64.min` when missing).
 public struct DemuxedPacket: Sendable {
     public var streamIndex: Int
-    public var bytes: [UInt8]
+    public var bytes: PacketBytes
     public var pts: Int64
     public var dts: Int64
     public var duration: Int64

@@ -21,7 +21,7 @@ public struct DemuxerOptions: Sendable {
 }
 
 /// Reads a media file with libavformat: describes the container and its streams, hands out
-/// packets (payload copied out), seeks. Only local files are opened (the `file` protocol alone
+/// packets (payload held in libavformat's buffer, not copied), seeks. Only local files are opened (the `file` protocol alone
 /// is allowed, so a path cannot make libavformat reach the network or a pipe). A stop flag (and
 /// `cancel`) interrupts a read that stalls. Not thread-safe except `cancel`.
 public final class Demuxer {
@@ -155,7 +155,7 @@ public final class Demuxer {
             skipStart = Int(UInt32(side[0]) | UInt32(side[1]) << 8 | UInt32(side[2]) << 16 | UInt32(side[3]) << 24)
             skipEnd = Int(UInt32(side[4]) | UInt32(side[5]) << 8 | UInt32(side[6]) << 16 | UInt32(side[7]) << 24)
         }
-        let bytes = p.size > 0 && p.data != nil ? Array(UnsafeBufferPointer(start: p.data, count: Int(p.size))) : []
+        let bytes = Demuxer.takeBytes(pkt)
         var samples: Int32 = 0
         if p.stream_index >= 0, p.stream_index < ctx.pointee.nb_streams, let par = ctx.pointee.streams[Int(p.stream_index)]?.pointee.codecpar,
            par.pointee.codec_type == AVMEDIA_TYPE_AUDIO {
@@ -165,6 +165,22 @@ public final class Demuxer {
                              isKeyFrame: p.flags & AV_PKT_FLAG_KEY != 0, isCorrupt: p.flags & AV_PKT_FLAG_CORRUPT != 0,
                              isDiscarded: p.flags & AV_PKT_FLAG_DISCARD != 0, skipStart: skipStart, skipEnd: skipEnd,
                              sampleCount: Int(max(0, samples)), position: p.pos)
+    }
+
+    /// The packet's payload without a copy: its reference-counted buffer is taken out of the
+    /// packet (so `av_packet_unref` leaves it alone) and released when the last holder of the
+    /// bytes lets go. A packet without a buffer of its own (not seen from `av_read_frame`) is copied.
+    static func takeBytes(_ pkt: UnsafeMutablePointer<AVPacket>) -> PacketBytes {
+        let p = pkt.pointee
+        guard p.size > 0, let data = p.data else { return PacketBytes([]) }
+        guard let buffer = p.buf else { return PacketBytes(Array(UnsafeBufferPointer(start: data, count: Int(p.size)))) }
+        pkt.pointee.buf = nil
+        // the address as an integer: a C pointer is not Sendable, the release runs on any thread
+        let address = UInt(bitPattern: buffer)
+        return PacketBytes(foreign: UnsafeRawPointer(data), count: Int(p.size)) {
+            var ref = UnsafeMutablePointer<AVBufferRef>(bitPattern: address)
+            av_buffer_unref(&ref)
+        }
     }
 
     /// The libavformat warnings logged since the last call (e.g. "partial file"), oldest first.

@@ -124,7 +124,7 @@ enum LibavStreamMapping {
         if par.ch_layout.order != AV_CHANNEL_ORDER_UNSPEC {
             var text = [CChar](repeating: 0, count: 128)
             var layout = par.ch_layout
-            if av_channel_layout_describe(&layout, &text, text.count) > 0 { s.channelLayoutName = String(cString: text) }
+            if av_channel_layout_describe(&layout, &text, text.count) > 0 { s.channelLayoutName = LibraryLog.text(text) }
         }
         if par.format >= 0, let n = av_get_sample_fmt_name(AVSampleFormat(rawValue: par.format)) {
             let name = String(cString: n)

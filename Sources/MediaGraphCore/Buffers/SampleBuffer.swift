@@ -98,6 +98,16 @@ public final class SampleBuffer: Sendable {
         }
     }
 
+    /// The bytes of an encoded packet as they are held (foreign memory stays uncopied), or raw
+    /// audio's bytes; empty for a video frame.
+    public var packetBytes: PacketBytes {
+        switch payload {
+        case .video: return PacketBytes([])
+        case .audio(let a): return PacketBytes(a)
+        case .packet(let p): return p
+        }
+    }
+
     /// Number of bytes of an encoded packet or of raw audio.
     public var byteCount: Int {
         switch payload {

@@ -2,8 +2,9 @@
 import Glibc
 #endif
 
-/// Reads a whole small file (a graph file) with a size limit, so a huge file, /dev/zero or a
-/// FIFO that never ends cannot take unbounded memory or time.
+/// Reads a whole small file (a graph file, a .cube LUT, a shader) with a size limit, so a huge
+/// file, /dev/zero or a FIFO that never ends cannot take unbounded memory or time. The one reader
+/// of small files: callers word the failure for their own file kind.
 public enum SmallFileReader {
     public enum Failure: Error, Equatable {
         /// The file cannot be opened or read: the system's reason.
@@ -11,17 +12,39 @@ public enum SmallFileReader {
         case isDirectory
         /// More than `limit` bytes.
         case tooLarge(limit: Int)
+        /// Not a regular file (a FIFO, a device) where only a regular file is read.
+        case notRegularFile
     }
 
-    /// The file's bytes, at most `limit` of them.
-    public static func read(_ path: String, limit: Int) throws(Failure) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw .unreadable(String(cString: strerror(errno))) }
+    /// The file's bytes, at most `limit` of them. With `regularFileOnly` a FIFO or device is
+    /// refused before anything is read (and opening a FIFO does not wait for a writer).
+    public static func read(_ path: String, limit: Int, regularFileOnly: Bool = false) throws(Failure) -> [UInt8] {
+        let bytes = try readPrefix(path, limit: limit, regularFileOnly: regularFileOnly, sizeCheck: true)
+        if bytes.count > limit { throw .tooLarge(limit: limit) }
+        return bytes
+    }
+
+    /// The file's first `limit + 1` bytes at most, without a size error: for a parser that
+    /// reports the limit itself where it is reached (a compiler's line:column).
+    public static func readPrefix(_ path: String, limit: Int, regularFileOnly: Bool = false) throws(Failure) -> [UInt8] {
+        try readPrefix(path, limit: limit, regularFileOnly: regularFileOnly, sizeCheck: false)
+    }
+
+    private static func readPrefix(_ path: String, limit: Int, regularFileOnly: Bool, sizeCheck: Bool) throws(Failure) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | (regularFileOnly ? O_NONBLOCK : 0))
+        if fd < 0 {
+            if errno == EISDIR { throw .isDirectory }
+            throw .unreadable(String(cString: strerror(errno)))
+        }
         defer { close(fd) }
         var st = stat()
         if fstat(fd, &st) == 0 {
-            if (st.st_mode & S_IFMT) == S_IFDIR { throw .isDirectory }
-            if (st.st_mode & S_IFMT) == S_IFREG && st.st_size > off_t(limit) { throw .tooLarge(limit: limit) }
+            let type = st.st_mode & S_IFMT
+            if type == S_IFDIR { throw .isDirectory }
+            if regularFileOnly && type != S_IFREG { throw .notRegularFile }
+            if sizeCheck && type == S_IFREG && st.st_size > off_t(limit) { throw .tooLarge(limit: limit) }
+        } else if regularFileOnly {
+            throw .unreadable(String(cString: strerror(errno)))
         }
         // read one byte past the limit: that byte's arrival is what says "too large"
         let cap = limit + 1
@@ -38,7 +61,6 @@ public enum SmallFileReader {
             if n == 0 { break }
             used += n
         }
-        if used > limit { throw .tooLarge(limit: limit) }
         out.removeLast(out.count - used)
         return out
     }

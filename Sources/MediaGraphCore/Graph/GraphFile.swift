@@ -21,6 +21,7 @@ public enum GraphFile {
             case .unreadable(let reason): why = reason
             case .isDirectory: why = "it is a directory"
             case .tooLarge(let limit): why = "it is larger than the limit of \(limit) bytes (\(limit >> 20) MiB) for graph files"
+            case .notRegularFile: why = "not a regular file"
             }
             throw GraphValidationError([.error("cannot read graph file '\(path)': \(why)", file: path)])
         }

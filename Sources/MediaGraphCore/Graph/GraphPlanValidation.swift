@@ -121,7 +121,8 @@ extension GraphPlan {
             }
             return p
         }
-        if dst.info.inputs.count == 1 && !dst.info.inputs[0].repeatable { return dst.info.inputs[0].name }
+        // the only input, or the first of the only (repeatable) family: `in` of stack or shader
+        if dst.info.inputs.count == 1 { return dst.info.inputs[0].name }
         problems.append(.error("node '\(dst.id)' (\(dst.info.name)) has several inputs; name one, e.g. \"\(dst.id).\(dst.info.inputs[0].name)\"",
                                node: dst.id, file: spec.file, at: e.location))
         return nil

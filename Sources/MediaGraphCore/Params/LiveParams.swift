@@ -78,7 +78,7 @@ extension RunningNode {
     @inline(__always)
     func takeParamChanges() throws {
         guard let values = mailbox.take() else { return }
-        guard let node = instance as? LiveParamsNode else { return }
+        guard let node = ((instance as? SynchronizedVideoAdapter)?.node ?? instance) as? LiveParamsNode else { return }
         do { try node.update(params: values) } catch { throw attributed(error) }
     }
 }

@@ -68,9 +68,11 @@ public final class GraphRunner: Sendable {
     public var ownThreadNodes: Set<String> { Set(running.filter(\.ownThread).map(\.id)) }
 
     private static func wire(_ graph: ValidatedGraph, _ options: Options) -> [RunningNode] {
-        let running = graph.nodes.map { RunningNode(id: $0.id, type: $0.info.name, instance: $0.instance, inputs: $0.inputNames.count) }
+        // a synchronised node runs behind the engine's synchroniser (Sync/SynchronizedVideoAdapter)
+        let running = graph.nodes.map { RunningNode(id: $0.id, type: $0.info.name, instance: SynchronizedVideoAdapter.engineInstance(for: $0), inputs: $0.inputNames.count) }
         for r in running where r.instance is SourceNode { r.ownThread = true }
         for (i, r) in running.enumerated() { r.output = NodeOutput(owner: r, ports: graph.nodes[i].outputFormats.count) }
+        for r in running { (r.instance as? SynchronizedVideoAdapter)?.output = r.output }
         for (i, n) in graph.nodes.enumerated() {
             let producers = graph.producers(of: i)
             let fannedOut = producers.contains { graph.consumers(of: $0.from, port: $0.fromPort).count > 1 }
@@ -158,7 +160,7 @@ public final class GraphRunner: Sendable {
     private func runSource(_ r: RunningNode) {
         guard let source = r.instance as? SourceNode else { return }
         do {
-            while !stop.isSet && !failed {
+            while !stop.isSet && !failed && !r.output.downstreamClosed {
                 let t0 = monotonicNanos()
                 let more: Bool
                 do {
@@ -176,6 +178,15 @@ public final class GraphRunner: Sendable {
         }
     }
 
+    /// A synchronised node whose output has ended (`end: first` or `shortest`) finishes now and
+    /// closes its queue, so its producers stop rather than it waiting for inputs that may never end.
+    private func finishedEarly(_ r: RunningNode, _ inbox: Inbox) throws -> Bool {
+        guard let sync = r.instance as? SynchronizedVideoAdapter, sync.synchronizer.isFinished else { return false }
+        inbox.close()
+        try r.finish()
+        return true
+    }
+
     private func runQueued(_ r: RunningNode) {
         guard let inbox = r.inbox else { return }
         var ended = Array(repeating: false, count: r.remainingInputs)
@@ -186,10 +197,12 @@ public final class GraphRunner: Sendable {
                 switch consume item {
                 case .buffer(let b):
                     try r.receive(consume b, input: input)
+                    if try finishedEarly(r, inbox) { return }
                 case .endOfStream:
                     ended[input] = true
                     try r.inputEnded(input)
                     if r.finished { return }
+                    if try finishedEarly(r, inbox) { return }
                 }
             }
         } catch is RunCancelled {

@@ -18,6 +18,9 @@ final class Inbox: @unchecked Sendable {
     private var counts: [Int]
     private let capacity: Int
     private var cancelled = false
+    /// Set when the node wants nothing more (a synchronised node whose output has ended): pushes
+    /// are dropped, so producers see `isClosed` and stop instead of blocking.
+    private var closed = false
     /// Threads blocked in pop / push: signals are sent only when someone waits, and producers
     /// are woken only once a ring has drained to half, so small buffers do not cost a context
     /// switch each.
@@ -37,14 +40,15 @@ final class Inbox: @unchecked Sendable {
     /// Appends an item for `input`, waiting while its ring is full. False when cancelled.
     func push(_ item: consuming InboxItem, input: Int) -> Bool {
         monitor.lock()
-        if counts[input] == capacity && !cancelled {
+        if counts[input] == capacity && !cancelled && !closed {
             let t0 = monotonicNanos()
             waitingProducers += 1
-            while counts[input] == capacity && !cancelled { monitor.waitNotFull() }
+            while counts[input] == capacity && !cancelled && !closed { monitor.waitNotFull() }
             waitingProducers -= 1
             pushWaitNanos &+= monotonicNanos() &- t0
         }
         if cancelled { monitor.unlock(); return false }
+        if closed { monitor.unlock(); return true }
         rings[input][(heads[input] + counts[input]) % capacity] = consume item
         counts[input] += 1
         if waitingConsumers > 0 { monitor.signalNotEmpty() }
@@ -99,6 +103,23 @@ final class Inbox: @unchecked Sendable {
         monitor.lock()
         defer { monitor.unlock() }
         return (pushWaitNanos, popWaitNanos)
+    }
+
+    /// The consumer wants nothing more: what is queued is dropped, blocked producers wake, later
+    /// pushes are dropped (and succeed), and `isClosed` tells producers they may stop.
+    func close() {
+        monitor.lock()
+        closed = true
+        for k in 0..<rings.count { for j in 0..<capacity { rings[k][j] = nil }; counts[k] = 0 }
+        monitor.broadcastAll()
+        monitor.unlock()
+    }
+
+    /// Whether `close` was called; safe from any thread.
+    var isClosed: Bool {
+        monitor.lock()
+        defer { monitor.unlock() }
+        return closed
     }
 
     /// Wakes every waiter; pushes and pops fail from now on.

@@ -56,6 +56,22 @@ public final class NodeOutput {
         }
     }
 
+    /// True when there is a consumer and every one wants nothing more (a synchronised node whose
+    /// output has ended closed its queue, directly or behind inline filters): a source may stop.
+    var downstreamClosed: Bool {
+        var any = false
+        for ls in links {
+            for l in ls {
+                any = true
+                switch l {
+                case .queued(let inbox, _): if !inbox.isClosed { return false }
+                case .inline(let target, _): if !target.output.downstreamClosed { return false }
+                }
+            }
+        }
+        return any
+    }
+
     /// Tells every consumer that this node's stream has ended.
     func endOfStream() throws {
         for ls in links {

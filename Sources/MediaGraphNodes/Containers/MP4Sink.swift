@@ -88,7 +88,7 @@ public final class MP4Sink: RegisteredNode {
             }
             return t
         }
-        let sample = MP4Sample(data: buffer.bytes, pts: try ticks(buffer.pts, "pts"), dts: try ticks(buffer.dts, "dts"),
+        let sample = MP4Sample(data: buffer.packetBytes, pts: try ticks(buffer.pts, "pts"), dts: try ticks(buffer.dts, "dts"),
                                duration: try ticks(buffer.duration, "duration"),
                                isSync: buffer.flags.contains(.keyFrame), configuration: buffer.codecConfiguration)
         lastDTS[input] = Double(buffer.dts) * tb.doubleValue

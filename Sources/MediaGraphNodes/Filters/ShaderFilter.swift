@@ -3,14 +3,16 @@ import MediaGraphCore
 import MediaGraphShader
 
 /// `shader`: a GLSL ES 1.00 fragment shader (GPUImage style) compiled to a CPU kernel when the
-/// graph is validated; uniforms come from the graph.
-public final class ShaderFilter: RegisteredNode, VideoNode {
+/// graph is validated; uniforms come from the graph. A shader that samples `inputImageTexture2`,
+/// `3`, … takes one input per texture (`in`, `in1`, `in2`, …), aligned by time by the engine's
+/// synchroniser (Docs/multi-input.md).
+public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
     public static let typeInfo = NodeTypeInfo(
-        name: "shader", doc: "Runs a GLSL ES 1.00 fragment shader (GPUImage style) on the CPU, compiled to SIMD row kernels.",
+        name: "shader", doc: "Runs a GLSL ES 1.00 fragment shader (GPUImage style) on the CPU, compiled to SIMD row kernels; inputImageTexture2, 3, … come from inputs in1, in2, ….",
         category: .filter,
-        inputs: [PortSpec("in", .video([.rgba]), doc: "rgba video (converted upstream when needed)")],
-        outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video, alpha from gl_FragColor.a")],
-        params: ParamSpec.list(fileParam, sourceParam, uniformsParam, KernelFilter.threadsParam))
+        inputs: [PortSpec("in", .video([.rgba]), doc: "rgba video (converted upstream when needed): in is inputImageTexture, in1 inputImageTexture2, in2 inputImageTexture3, …", repeatable: true)],
+        outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video of the first input's size, alpha from gl_FragColor.a")],
+        params: ParamSpec.list([fileParam, sourceParam, uniformsParam, KernelFilter.threadsParam] + SyncParams.all))
     static let fileParam = Param<String?>.path("file", role: .input, doc: "shader source file (.glsl)")
     static let sourceParam = Param<String?>("source", doc: "shader source inline (instead of file)")
     static let uniformsParam = Param<JSONValue?>(
@@ -19,13 +21,23 @@ public final class ShaderFilter: RegisteredNode, VideoNode {
     let kernel: ShaderKernel
     let threads: Int
     public let validationWarnings: [String]
+    public let syncPolicy: SyncPolicy
+    /// Input textures the shader samples (1 for a one-input shader).
+    let textureCount: Int
+    var outFormat: VideoFormat?
+    /// Per input (input order): its configured format, and a transparent black frame it shows
+    /// while it has none (not started yet, or ended and hidden); made on first need.
+    var inputFormats: [VideoFormat] = []
+    var blanks: [SampleBuffer?] = []
+    /// The planes handed to the kernel, reused from frame to frame.
+    var sources: [FramePlanes] = []
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
         let bytes: [UInt8], name: String
         switch (p[Self.fileParam], p[Self.sourceParam]) {
         case (let path?, nil):
-            bytes = try ShaderFilter.readSource(path)
+            bytes = try ShaderSourceFile.read(path)
             name = path
         case (nil, let s?):
             bytes = Array(s.utf8)
@@ -36,12 +48,8 @@ public final class ShaderFilter: RegisteredNode, VideoNode {
             throw NodeFailure("param 'file' or 'source': the shader is missing")
         }
         let program = try ShaderProgram(bytes: bytes, fileName: name)
-        if program.inputCount > 1 {
-            // The compiler and ShaderKernel take N inputs; the node gets its extra ports with the
-            // engine's multi-input synchronisation.
-            let textures = program.textureNames.enumerated().compactMap { k, n in n.map { "'\($0)' (input \(k + 1))" } }
-            throw NodeFailure("shader \(name) samples \(textures.joined(separator: ", ")), but the shader node has one input, 'in' (rgba video): shaders of several input textures need a multi-input node, not available yet")
-        }
+        textureCount = program.inputCount
+        try Self.checkPorts(setup.connectedInputs, program: program, node: setup.id)
         var values: [String: ShaderUniformValue] = [:]
         let uniforms = p[Self.uniformsParam] ?? .object([], nil)
         guard let members = uniforms.objectMembers else {
@@ -57,6 +65,27 @@ public final class ShaderFilter: RegisteredNode, VideoNode {
         validationWarnings = bound.warnings
         kernel = ShaderKernel(program: bound)
         threads = p[KernelFilter.threadsParam]
+        syncPolicy = SyncPolicy(params: p)
+    }
+
+    /// Port name of input `k` (input order): in, in1, in2, ….
+    static func port(_ k: Int) -> String { k == 0 ? "in" : "in\(k)" }
+
+    /// Every texture the shader samples has its input connected, and no input is left over:
+    /// otherwise an error naming the node, the port and the shader.
+    static func checkPorts(_ connected: [String], program: ShaderProgram, node: String) throws {
+        // a node built by hand (tests) lists no connections
+        guard !connected.isEmpty else { return }
+        let names = program.textureNames
+        for k in 0..<program.inputCount where !connected.contains(port(k)) {
+            let texture = k < names.count ? names[k].map { "'\($0)'" } ?? "texture \(k + 1)" : "texture \(k + 1)"
+            throw NodeFailure("shader \(program.fileName) samples \(texture) (input \(k + 1)), but input '\(port(k))' of node '\(node)' is not connected; connect rgba video to \(node).\(port(k))")
+        }
+        let used = Set((0..<program.inputCount).map(port))
+        if let extra = connected.first(where: { !used.contains($0) }) {
+            let textures = names.compactMap { $0 }.map { "'\($0)'" }.joined(separator: ", ")
+            throw NodeFailure("input '\(extra)' of node '\(node)' is connected, but shader \(program.fileName) samples \(program.inputCount) input texture\(program.inputCount == 1 ? "" : "s")\(textures.isEmpty ? "" : " (\(textures))"), fed by \((0..<program.inputCount).map { "'\(port($0))'" }.joined(separator: ", "))")
+        }
     }
 
     /// A uniform value from JSON: numbers, bools and arrays of them nested at most 2 deep (matrix
@@ -77,39 +106,33 @@ public final class ShaderFilter: RegisteredNode, VideoNode {
         }
     }
 
-    /// The bytes of a shader file, read without trusting it: a regular file (not a FIFO, a device
-    /// such as /dev/zero, or a directory) of at most `ShaderLimits.sourceBytes`; one more byte is
-    /// read so the compiler reports the limit with its line:column.
-    static func readSource(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw NodeFailure("param 'file': cannot open shader '\(path)': \(String(cString: strerror(errno)))")
+    public var synchronizesInputs: Bool { textureCount > 1 }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        guard textureCount > 1 else { return [inputs[0].format] }
+        let ordered = SyncInputOrder.ordered(inputs, in: Self.typeInfo)
+        inputFormats = []
+        for i in ordered {
+            guard let v = i.format.video else { throw NodeFailure("input '\(i.port)': expected rgba video, found \(i.format)") }
+            inputFormats.append(v)
         }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw NodeFailure("param 'file': shader '\(path)' is not a regular file")
-        }
-        let capacity = ShaderLimits.sourceBytes + 1
-        var bytes = [UInt8](repeating: 0, count: min(capacity, max(0, Int(info.st_size)) + 1))
-        var count = 0
-        while count < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            guard n >= 0 else {
-                throw NodeFailure("param 'file': cannot read shader '\(path)': \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            count += n
-            // A file that grew while being read: keep reading up to the limit's extra byte.
-            if count == bytes.count && bytes.count < capacity { bytes += [UInt8](repeating: 0, count: min(capacity - bytes.count, 65_536)) }
-        }
-        return Array(bytes.prefix(count))
+        var out = inputFormats[0]
+        out.timeBase = try VideoSynchronizer(formats: inputFormats, names: ordered.map(\.port), policy: syncPolicy).timeBase
+        outFormat = out
+        blanks = Array(repeating: nil, count: inputFormats.count)
+        sources = inputFormats.map { _ in FramePlanes(format: .rgba, width: 1, height: 1, data0: Self.placeholder, stride0: 4) }
+        return [.video(out)]
     }
 
-    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
+    /// Stands in for a plane pointer until a frame's is set (never read).
+    nonisolated(unsafe) static let placeholder = UnsafeMutablePointer<UInt8>.allocate(capacity: 4)
 
-    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+    /// One input: frames one by one, as any filter.
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        let format = buffer.format
+        guard let frame = VideoFrame(consume buffer) else {
+            throw NodeFailure("input \(input) takes raw video, got \(format)")
+        }
         let kernel = self.kernel, threads = self.threads
         if kernel.runsInPlace {
             // A colour map reads only the pixel it writes: in place when the frame is unshared,
@@ -124,5 +147,34 @@ public final class ShaderFilter: RegisteredNode, VideoNode {
         out.copyMetadata(from: frame.buffer)
         try kernel.run(source: frame.planes, destination: out.planes!, threads: threads)
         try output.send(consume out)
+    }
+
+    /// Several inputs: one output frame per set of synchronised frames.
+    public func process(synced: borrowing SyncedFrames, output: NodeOutput) throws {
+        guard let outFormat else { throw NodeFailure("shader: not configured") }
+        var out = synced.newFrame(outFormat)
+        try ShaderFilter.run(kernel, synced: synced, into: out.planes!, sources: &sources, blanks: &blanks, formats: inputFormats, threads: threads)
+        try output.send(consume out)
+    }
+
+    /// Runs `kernel` on the frames of `synced` (a transparent black frame for an input without
+    /// one) into `destination`.
+    static func run(_ kernel: ShaderKernel, synced: borrowing SyncedFrames, into destination: FramePlanes, sources: inout [FramePlanes],
+                    blanks: inout [SampleBuffer?], formats: [VideoFormat], threads: Int) throws {
+        for k in 0..<synced.count {
+            if let p = synced.planes(k) {
+                sources[k] = p
+            } else {
+                if blanks[k] == nil {
+                    // transparent black: the pool's frame zeroed
+                    let w = WritableBuffer(frame: formats[k])
+                    let planes = w.planes!
+                    for y in 0..<planes.height { (planes.data0 + y * planes.stride0).update(repeating: 0, count: planes.width * 4) }
+                    blanks[k] = w.freeze()
+                }
+                sources[k] = blanks[k]!.planes!
+            }
+        }
+        try kernel.run(sources: sources, destination: destination, threads: threads)
     }
 }

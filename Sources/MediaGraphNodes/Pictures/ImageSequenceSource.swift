@@ -91,11 +91,12 @@ public final class ImageSequenceSource: SourceNode, RegisteredNode {
             case .unreadable(let reason): why = reason
             case .isDirectory: why = "it is a directory"
             case .tooLarge(let limit): why = "larger than \(limit >> 20) MiB"
+            case .notRegularFile: why = "not a regular file"
             }
             throw NodeFailure("cannot read picture \(index) '\(name)': \(why)")
         }
         do {
-            try decoder.send(bytes: bytes, pts: Int64(index), dts: Int64(index), duration: 1, keyFrame: true)
+            try bytes.withUnsafeBytes { try decoder.send(bytes: $0, pts: Int64(index), dts: Int64(index), duration: 1, keyFrame: true) }
             guard let frame = try decoder.receive() else {
                 throw NodeFailure("'\(name)' holds no complete picture")
             }

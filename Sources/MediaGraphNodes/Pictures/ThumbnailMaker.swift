@@ -64,7 +64,7 @@ public enum ThumbnailMaker {
             reading: while let packet = try demuxer.read() {
                 // a key frame after the first frame looked at ends the GOP
                 if packet.isKeyFrame && looked > 0 && best != nil { break }
-                try decoder.send(bytes: packet.bytes, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame)
+                try packet.bytes.withUnsafeBytes { try decoder.send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame) }
                 while let frame = try decoder.receive() {
                     report.framesDecoded += 1
                     if frame.pts <= lastPTS { catchingUp = true; continue }

@@ -81,7 +81,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 lookahead.append(packet)
                 bytes += packet.bytes.count
                 if needing.contains(packet.streamIndex) && firstPackets[packet.streamIndex] == nil {
-                    firstPackets[packet.streamIndex] = packet.bytes
+                    firstPackets[packet.streamIndex] = packet.bytes.array
                 }
             }
         }
@@ -215,7 +215,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         let info = s.description.info
         if let timer = s.timer {
             do {
-                try timer.push(AnnexBAccessUnit(bytes: p.bytes, offset: p.position))
+                try timer.push(AnnexBAccessUnit(bytes: p.bytes.array, offset: p.position))
             } catch {
                 if !skipErrors { throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) after \(s.reachedClock): \(error)") }
                 s.skipped += 1
@@ -297,9 +297,11 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         s.lastDuration = max(0, duration)
         s.reached = max(s.reached ?? pts, pts + max(0, duration))
 
-        let buffer = SampleBuffer(bytes: s.description.payload(p.bytes), format: s.description.format, pts: pts, dts: dts,
-                                  duration: max(0, duration), timeBase: outTB, flags: flags,
-                                  codecConfiguration: s.description.configuration, discardPadding: padding)
+        let metadata = BufferMetadata(format: s.description.format, pts: pts, dts: dts, duration: max(0, duration),
+                                      timeBase: outTB, flags: flags, codecConfiguration: s.description.configuration,
+                                      discardPadding: padding)
+        // the demuxer's buffer itself travels on: a stream copy writes it to the file uncopied
+        let buffer = SampleBuffer(packet: s.description.payload(p.bytes), metadata: metadata)
 
         if let end = s.end {
             if dts >= end && pts >= end {

@@ -86,9 +86,12 @@ struct FileStreamDescription {
     }
 
     /// A packet's bytes as the graph gets them (ADTS header cut off where the stream has one).
-    func payload(_ bytes: [UInt8]) -> [UInt8] {
-        guard stripsADTS, let h = CodecConfigurationRecords.adtsHeader(bytes) else { return bytes }
-        return Array(bytes[h.headerSize...])
+    /// Other packets are passed on as they are held (no copy); ADTS frames are small and copied.
+    func payload(_ bytes: PacketBytes) -> PacketBytes {
+        guard stripsADTS else { return bytes }
+        let frame = bytes.array
+        guard let h = CodecConfigurationRecords.adtsHeader(frame) else { return PacketBytes(frame) }
+        return PacketBytes(Array(frame[h.headerSize...]))
     }
 
     /// Whether the configuration needs the stream's first packet (parameter sets in-band, ADTS).

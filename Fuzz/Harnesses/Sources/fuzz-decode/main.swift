@@ -49,7 +49,7 @@ public func fuzzDecode(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             guard let h = unit.data[r].first else { return false }
             return codec == .h264 ? h & 0x1F == 5 : (16...21).contains((h >> 1) & 0x3F)
         }
-        try? decoder.send(bytes: unit.data, pts: Int64(i), dts: Int64(i), duration: 1, keyFrame: key)
+        _ = unit.data.withUnsafeBytes { try? decoder.send(bytes: $0, pts: Int64(i), dts: Int64(i), duration: 1, keyFrame: key) }
         drain()
     }
     try? decoder.sendEndOfStream()

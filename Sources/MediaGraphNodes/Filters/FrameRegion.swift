@@ -1,0 +1,47 @@
+import MediaGraphCore
+
+/// Copying a frame into a rectangle of a larger one, and filling a rectangle with black, plane by
+/// plane (row copies; positions on the chroma grid).
+enum FrameRegion {
+    /// Copies all of `src` into `dst` with its top-left corner at (x, y) (same pixel format).
+    static func copy(_ src: FramePlanes, into dst: FramePlanes, x: Int, y: Int) {
+        let shift = src.format.chromaShift
+        for p in 0..<src.planeCount {
+            let sx = p == 0 || src.format.isRGB ? 0 : shift.x, sy = p == 0 || src.format.isRGB ? 0 : shift.y
+            let bpp = src.format.bytesPerPixel(plane: p)
+            let rows = src.planeSize(p).height, rowBytes = src.rowBytes(p)
+            let base = dst.data(p) + (y >> sy) * dst.stride(p) + (x >> sx) * bpp
+            let from = src.data(p), ss = src.stride(p), ds = dst.stride(p)
+            for r in 0..<rows { (base + r * ds).update(from: from + r * ss, count: rowBytes) }
+        }
+    }
+
+    /// Fills a rectangle of `dst` with black: opaque black for RGB, Y at the range's black and
+    /// neutral chroma for YUV and gray.
+    static func fillBlack(_ dst: FramePlanes, fullRange: Bool, x: Int, y: Int, width: Int, height: Int) {
+        let f = dst.format
+        let shift = f.chromaShift
+        let deep = f.bitDepth > 8
+        for p in 0..<dst.planeCount {
+            let sx = p == 0 || f.isRGB ? 0 : shift.x, sy = p == 0 || f.isRGB ? 0 : shift.y
+            let bpp = f.bytesPerPixel(plane: p)
+            let w = (width + (1 << sx) - 1) >> sx, h = (height + (1 << sy) - 1) >> sy
+            let base = dst.data(p) + (y >> sy) * dst.stride(p) + (x >> sx) * bpp
+            for r in 0..<h {
+                let row = base + r * dst.stride(p)
+                if f.isRGB {
+                    // rgba / bgra: 0, 0, 0, 255
+                    for c in 0..<w { row[c * 4] = 0; row[c * 4 + 1] = 0; row[c * 4 + 2] = 0; row[c * 4 + 3] = 255 }
+                } else {
+                    let value = p == 0 ? (fullRange ? 0 : 16) : 128
+                    if deep {
+                        let v = UInt16(value << (f.bitDepth - 8))
+                        UnsafeMutableRawPointer(row).bindMemory(to: UInt16.self, capacity: w).update(repeating: v.littleEndian, count: w)
+                    } else {
+                        row.update(repeating: UInt8(value), count: w * bpp)
+                    }
+                }
+            }
+        }
+    }
+}
