@@ -64,6 +64,10 @@ public enum BuiltinNodes {
         // decoders
         r.add(DecodeNode.self)
         r.addAdapter(DecodeNode.adapter)
+        // pictures
+        r.add(SnapshotSink.self)
+        r.add(ImageSequenceSink.self)
+        r.add(ImageSequenceSource.self)
     }
 
     /// A registry with every built-in node type.

@@ -18,6 +18,7 @@ enum BenchAreas {
         MemoryBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
         BenchArea(name: "plugins", run: PluginBench.run),
+        PicturesBench.area,
         SyncBench.area,
         ConcatBench.area,
         OverlayBench.area,

@@ -10,7 +10,7 @@ struct MediaGraphCommand: ParsableCommand {
         commandName: "mediagraph",
         abstract: "Runs media processing graphs described in JSON files.",
         discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C.",
-        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self, PluginsCommand.self, ProbeCommand.self])
+        subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self, PluginsCommand.self, ProbeCommand.self, ThumbnailsCommand.self])
 }
 
 /// Options every graph command shares.

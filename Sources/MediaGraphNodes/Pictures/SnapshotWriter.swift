@@ -1,0 +1,107 @@
+import Dispatch
+import Foundation
+import MediaGraphCodecs
+import MediaGraphCore
+import Synchronization
+
+/// The `snapshot` node's encoder thread: takes one picture at a time and writes it, so the node's
+/// own thread (and the branch feeding it) never waits for an encoder. `offer` hands a frame over
+/// only when the thread is idle and returns false otherwise (the node counts the skip): the frame
+/// is a reference to the shared buffer, not a copy, so a busy writer costs the graph nothing.
+///
+/// `@unchecked Sendable`: the encoder is used only by the writer thread once `start` has run;
+/// the job slot and the first error are behind mutexes; `busy` is atomic.
+final class SnapshotWriter: @unchecked Sendable {
+    struct Job: Sendable {
+        var buffer: SampleBuffer
+        var path: String
+    }
+
+    private let encoder: StillImageEncoder
+    private let slot = Mutex<Job?>(nil)
+    private let failure = Mutex<(any Error)?>(nil)
+    private let busy = Atomic<Bool>(false)
+    private let stopping = Atomic<Bool>(false)
+    private let wake = DispatchSemaphore(value: 0)
+    private let exited = DispatchSemaphore(value: 0)
+    /// Signalled after each picture: `hand` waits on it when told to wait.
+    private let finished = DispatchSemaphore(value: 0)
+    private var thread: Thread?
+    /// Pictures written (read after `stop`).
+    private let written = Atomic<Int>(0)
+
+    init(encoder: StillImageEncoder) {
+        self.encoder = encoder
+    }
+
+    var picturesWritten: Int { written.load(ordering: .relaxed) }
+
+    func start(name: String) {
+        let t = Thread { [self] in run() }
+        t.name = name
+        thread = t
+        t.start()
+    }
+
+    /// Hands `job` to the thread if it is idle; false if it is still writing the previous one.
+    func offer(_ job: Job) -> Bool {
+        guard busy.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged else { return false }
+        slot.withLock { $0 = job }
+        wake.signal()
+        return true
+    }
+
+    /// Hands `job` to the thread, waiting for the picture in hand to be done first.
+    func hand(_ job: Job) {
+        // a stale signal from an earlier picture only makes the loop look again
+        while !offer(job) { finished.wait() }
+    }
+
+    /// The first error the thread met, once (the node throws it from its next call).
+    func takeError() -> (any Error)? { failure.withLock { e in defer { e = nil }; return e } }
+
+    /// Lets the picture in hand finish, then ends the thread and waits for it.
+    func stop() {
+        guard thread != nil else { return }
+        stopping.store(true, ordering: .releasing)
+        wake.signal()
+        exited.wait()
+        thread = nil
+    }
+
+    private func run() {
+        defer { exited.signal() }
+        while true {
+            wake.wait()
+            // stop: the picture handed over just before `stop` is still written
+            let stop = stopping.load(ordering: .acquiring)
+            if let job = slot.withLock({ j in defer { j = nil }; return j }) { perform(job) }
+            if stop { return }
+        }
+    }
+
+    private func perform(_ job: Job) {
+        do {
+            try write(job)
+            written.add(1, ordering: .relaxed)
+        } catch {
+            failure.withLock { if $0 == nil { $0 = error } }
+        }
+        busy.store(false, ordering: .releasing)
+        finished.signal()
+    }
+
+    private func write(_ job: Job) throws {
+        guard let planes = job.buffer.planes else { return }
+        let file = try OutputFile(path: job.path)
+        do {
+            try encoder.encode(planes) { bytes in
+                if let base = bytes.baseAddress { try file.write(base, count: bytes.count) }
+            }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import MediaGraphCodecs
+import MediaGraphCore
+
+/// Makes N representative pictures of a video file: the duration is cut into N equal parts and
+/// the middle of each is visited by a seek (to the key frame at or before it), so the cost
+/// grows with N and the length of one GOP, not with the file's duration. At each point the key
+/// frame is decoded and checked (`ThumbnailFrameCheck`: not near-black, not near-uniform); if it
+/// fails, the following frames of that GOP are decoded until one passes, at most
+/// `maxFramesPerPoint`; if none does, the one with the most detail is taken. A frame is never
+/// taken twice: on a short file two points can share a key frame, and the later one then
+/// decodes on to its own time (one GOP at most).
+public enum ThumbnailMaker {
+    /// Frames decoded at most at one point when its key frame is rejected.
+    public static let maxFramesPerPoint = 120
+
+    public static func make(file: String, options: ThumbnailOptions, stop: StopFlag = StopFlag()) throws -> ThumbnailReport {
+        guard ThumbnailOptions.countRange.contains(options.count) else {
+            throw NodeFailure("thumbnails: count: expected 1...1000, found \(options.count)")
+        }
+        guard options.pattern != nil || options.sheetPath != nil else {
+            throw NodeFailure("thumbnails: nothing to write: give an output pattern or a contact sheet")
+        }
+        let pattern = try options.pattern.map { try ImageNamePattern($0, param: "output") }
+        if let pattern, !pattern.varies, options.count > 1 {
+            throw NodeFailure("thumbnails: output '\(pattern.text)' has no %d or %t field: every picture would get the same name")
+        }
+        let demuxer = try Demuxer(path: file, stop: stop)
+        guard let info = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
+            throw NodeFailure("thumbnails: '\(file)' has no video stream")
+        }
+        guard let duration = demuxer.container.duration ?? info.duration.map({ Int64(Double($0) * info.timeBase.doubleValue * 1e6) }), duration > 0 else {
+            throw NodeFailure("thumbnails: '\(file)' does not say how long it is, so points cannot be spread over it")
+        }
+        demuxer.select([info.index])
+        let start = demuxer.container.startTime ?? 0
+        let source = info.videoFormat
+        let size = thumbnailSize(source, width: options.width)
+        let format = try pattern.map { p -> StillImageFormat in
+            guard let f = StillImageFormat(fileName: p.text) else {
+                throw NodeFailure("thumbnails: cannot tell the picture format from '\(p.text)': expected .png, .jpg, .jpeg or .webp")
+            }
+            return f
+        }
+        let encoder = try format.map {
+            try StillImageEncoder(settings: StillImageSettings(format: $0, quality: options.quality, width: size.width, height: size.height),
+                                  source: source)
+        }
+        var sheet = try options.sheetPath.map {
+            try ThumbnailSheet(path: $0, count: options.count, columns: options.columns, tile: size, source: source, quality: options.quality)
+        }
+        let encoded = EncodedVideoFormat(codec: info.codec, raw: source, timeBase: info.timeBase, extradata: info.extradata)
+        var report = ThumbnailReport()
+        var lastPTS = Int64.min
+        for i in 0..<options.count {
+            if stop.isSet { throw NodeFailure("thumbnails: stopped") }
+            let target = start + Int64((Double(duration) * (Double(i) + 0.5) / Double(options.count)).rounded())
+            try demuxer.seek(toMicroseconds: target)
+            let decoder = try VideoDecoder(input: encoded, threads: 1)
+            var best: (frame: SampleBuffer, check: ThumbnailFrameCheck)?
+            var chosen: SampleBuffer?
+            var looked = 0
+            // the seek landed on a GOP an earlier point took from: go on to this point's time
+            var catchingUp = false
+            reading: while let packet = try demuxer.read() {
+                // a key frame after the first frame looked at ends the GOP
+                if packet.isKeyFrame && looked > 0 && best != nil { break }
+                try packet.bytes.withUnsafeBytes { try decoder.send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame) }
+                while let frame = try decoder.receive() {
+                    report.framesDecoded += 1
+                    if frame.pts <= lastPTS { catchingUp = true; continue }
+                    if catchingUp && Int64((Double(frame.pts) * frame.timeBase.doubleValue * 1e6).rounded()) < target { continue }
+                    looked += 1
+                    guard let planes = frame.planes else { continue }
+                    let check = ThumbnailFrameCheck(planes, range: source.range)
+                    if check.acceptable { chosen = frame; break reading }
+                    report.framesRejected += 1
+                    if best.map({ check.deviation > $0.check.deviation }) ?? true { best = (frame, check) }
+                    if looked >= maxFramesPerPoint { break reading }
+                }
+            }
+            var fallback: String?
+            if chosen == nil, let best {
+                chosen = best.frame
+                fallback = "every frame looked at near \(ImageNamePattern.clock(Double(target - start) / 1e6)) was \(best.check.reason ?? "rejected")"
+            }
+            guard let frame = chosen, let planes = frame.planes else { continue }   // past the last frame: nothing new
+            lastPTS = frame.pts
+            let seconds = Double(frame.pts) * frame.timeBase.doubleValue - Double(start) / 1e6
+            var path: String?
+            if let pattern, let encoder {
+                let name = pattern.name(number: options.startNumber + report.thumbnails.count, seconds: seconds)
+                try write(encoder, planes, to: name)
+                path = name
+            }
+            try sheet?.add(planes, seconds: seconds)
+            report.thumbnails.append(Thumbnail(path: path, seconds: seconds, fallback: fallback))
+        }
+        try sheet?.write()
+        return report
+    }
+
+    /// The thumbnail's size: `width` wide (even), as high as the display aspect ratio says.
+    static func thumbnailSize(_ f: VideoFormat, width: Int?) -> (width: Int, height: Int) {
+        guard let width else { return (f.width, f.height) }
+        let sar = f.sampleAspect.num > 0 && f.sampleAspect.den > 0 ? f.sampleAspect.doubleValue : 1
+        let displayWidth = Double(f.width) * sar
+        let h = Double(width) * Double(f.height) / Swift.max(1, displayWidth)
+        return (Swift.max(2, width & ~1), Swift.max(2, Int(h.rounded()) & ~1))
+    }
+
+    static func write(_ encoder: StillImageEncoder, _ planes: FramePlanes, to path: String) throws {
+        let file = try OutputFile(path: path)
+        do {
+            try encoder.encode(planes) { bytes in
+                if let base = bytes.baseAddress { try file.write(base, count: bytes.count) }
+            }
+            try file.commit()
+        } catch {
+            file.discard()
+            throw error
+        }
+    }
+}
