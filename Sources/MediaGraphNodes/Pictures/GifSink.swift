@@ -69,10 +69,8 @@ public final class GifSink: RegisteredNode, VideoNode {
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
-        let tb = frame.timeBase
-        let time = Double(frame.pts) * Double(tb.num) / Double(tb.den)
-        let duration = frame.buffer.duration > 0 ? Double(frame.buffer.duration) * Double(tb.num) / Double(tb.den)
-            : Double(format.frameRate.den) / Double(max(format.frameRate.num, 1))
+        let time = frame.seconds
+        let duration = frame.durationSeconds(defaultRate: format.frameRate)
         endTime = max(endTime, time + duration)
         if firstTime == nil { firstTime = time }
         if let rate {

@@ -49,8 +49,7 @@ public final class ImageSequenceSink: RegisteredNode, VideoNode {
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let encoder else { return }
-        let tb = frame.timeBase
-        let seconds = tb.den == 0 ? 0 : Double(frame.pts) * Double(tb.num) / Double(tb.den)
+        let seconds = frame.seconds
         let file = try OutputFile(path: pattern.name(number: number, seconds: seconds))
         do {
             try encoder.encode(frame.planes) { bytes in

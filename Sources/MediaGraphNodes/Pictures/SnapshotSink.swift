@@ -94,8 +94,7 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let writer else { return }
         if let error = writer.takeError() { throw error }
-        let tb = frame.timeBase
-        let seconds = tb.den == 0 ? 0 : Double(frame.pts) * Double(tb.num) / Double(tb.den)
+        let seconds = frame.seconds
         lastSeconds = seconds
         frames += 1
         var wanted = schedule.wants(seconds: seconds)
