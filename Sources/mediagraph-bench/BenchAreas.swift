@@ -22,5 +22,6 @@ enum BenchAreas {
         SyncBench.area,
         ConcatBench.area,
         OverlayBench.area,
+        FusionBench.area,
     ]
 }
