@@ -119,6 +119,7 @@ import Testing
             (["-DOUT_W=0"], "output_format set the output size to 0x48: width 0 is not positive"),
             (["-DOUT_W=2147483648u"], "output_format set the output size to -2147483648x48: width -2147483648 is not positive"),
             (["-DOUT_W=2147483647"], "output_format set the output size to 2147483647x48: width 2147483647 is above the limit of 16384"),
+            (["-DOUT_F=99"], "output_format set the pixel format to code 99; expected an mg_pixel_format (0…5)"),
             (["-DOUT_W=16384", "-DOUT_H=16384"], "output_format set the output size to 16384x16384: frame size 16384x16384 has 268435456 pixels, above the limit of 67108864 (2^26)"),
         ]
         for c in cases {
@@ -129,6 +130,20 @@ import Testing
         // the same plugin without flags is valid
         let (_, ok) = try hostile([])
         #expect(ok.status == 0, "\(ok.stderr)")
+    }
+
+    /// With MG_NODE_SAME_INPUT_SIZE the graph inserts a visible scale in front of an input of
+    /// another size; without it each input keeps its size.
+    @Test func sameInputSizeFlagInsertsAScale() throws {
+        let dir = Tool.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        Tool.write(#"{"nodes": {"a": {"type": "testsrc", "params": {"width": 64, "height": 48, "frames": 2, "format": "rgba"}}, "b": {"type": "testsrc", "params": {"width": 80, "height": 40, "frames": 2, "format": "rgba"}}, "h": {"type": "hostile.node"}, "o": {"type": "nullsink"}}, "chains": [["a", "h.in"], ["b", "h.in1"], ["h", "o"]]}"#, to: dir + "/g.json")
+        for same in [true, false] {
+            let plugin = try Self.compile(HostileV2PluginSource.text, in: dir, name: same ? "same" : "free", flags: same ? ["-DSAME"] : [])
+            let r = try Tool.mediagraph(["run", "--plugin", plugin, dir + "/g.json"])
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.contains("inserted 'auto_scale_h_in1' (scale): rgba 80x40 → rgba 64x48 before 'h.in1'") == same, "same: \(same): \(r.stderr)")
+        }
     }
 
     /// A version-2 node with one input gets frames one by one (no synchroniser) and may still

@@ -1,6 +1,7 @@
 /// A version-2 plugin whose declaration the tests make hostile with -D flags: INPUTS (input
 /// count), OUT_W / OUT_H (what output_format sets), NAN_MIN (a param range of NaN), BAD_INPUT
-/// (an input name that is not an identifier). Without flags it is a valid two-input node that
+/// (an input name that is not an identifier), OUT_F (the output's format code), SAME (the flag
+/// MG_NODE_SAME_INPUT_SIZE). Without flags it is a valid two-input node that
 /// copies its first input.
 enum HostileV2PluginSource {
     static let text = #"""
@@ -29,6 +30,9 @@ static int h_output(void *i, const mg_video_format *in, int32_t n, mg_video_form
 #ifdef OUT_H
     out->height = (int32_t)(OUT_H);
 #endif
+#ifdef OUT_F
+    out->format = (int32_t)(OUT_F);
+#endif
     return 0;
 }
 static int h_process(void *i, const mg_frame *const *in, int32_t n, mg_frame *out, mg_error *e) {
@@ -43,6 +47,11 @@ static const int32_t formats[] = { MG_PIXEL_RGBA };
 static const mg_param_desc params[] = {
     { "level", MG_PARAM_DOUBLE, "a number", 0.5, NULL, 1, NAN_MIN ? NAN : 0, 1 },
 };
+#ifdef SAME
+#define FLAGS MG_NODE_SAME_INPUT_SIZE
+#else
+#define FLAGS 0
+#endif
 #ifdef BAD_INPUT
 static const char *const names[] = { "first", "second input" };
 #endif
@@ -50,7 +59,7 @@ static const char *const names[] = { "first", "second input" };
 static const mg_node_desc nodes[] = {
     {
         .name = "hostile.node", .doc = "hostile", .formats = formats, .format_count = 1,
-        .params = params, .param_count = 1, .set_param = h_set, .destroy = h_destroy,
+        .params = params, .param_count = 1, .flags = FLAGS, .set_param = h_set, .destroy = h_destroy,
         .input_count = INPUTS,
 #ifdef BAD_INPUT
         .input_names = names,
