@@ -80,16 +80,24 @@ enum Frei0rMixerBench {
         }
         func cell(_ t: Timing?) -> String { t.map { String(format: "%.2f / %.2f", $0.cpu, $0.wall) } ?? "n/a" }
         func net(_ t: Timing?, _ base: Timing?) -> Timing? { t.flatMap { t in base.map { Timing(wall: t.wall - $0.wall, cpu: t.cpu - $0.cpu) } } }
-        print("frei0r mixers hosted as two-input nodes, 1920x1080, 1 thread; ours \(frames) frames, ffmpeg \(ffmpegFrames); CPU ms/frame / wall ms/frame")
+        print("frei0r mixers hosted as two-input nodes, 1920x1080, 1 thread; ours \(frames) frames, ffmpeg \(ffmpegFrames); best of 3; CPU ms/frame / wall ms/frame")
         print("ours: the whole graph (two sources of pooled rgba frames → frei0r mixer node → nullsink);")
         print("ffmpeg: two raw gbrap inputs → blend → null; net = less the same command without blend (reading the inputs)")
-        let null = ffmpeg("[0]null[x];[1]nullsink;[x]null")
+        // best of 3 by CPU time, ours and ffmpeg's alternating: the machine is shared
+        func best(_ runs: [Timing?]) -> Timing? { runs.compactMap { $0 }.min { $0.cpu < $1.cpu } }
+        let null = best((0..<3).map { _ in ffmpeg("[0]null[x];[1]nullsink;[x]null") })
         var rows: [[String]] = []
         for (type, mode) in [("frei0r.addition", "addition"), ("frei0r.multiply", "multiply")] {
             do {
                 _ = try ours(type, frames: 10, registry: catalog.registry)   // warm-up: pools, page faults
-                let mine = try ours(type, frames: frames, registry: catalog.registry)
-                let theirs = ffmpeg("[0][1]blend=all_mode=\(mode)")
+                var mine = try ours(type, frames: frames, registry: catalog.registry)
+                var runs = [ffmpeg("[0][1]blend=all_mode=\(mode)")]
+                for _ in 0..<2 {
+                    let again = try ours(type, frames: frames, registry: catalog.registry)
+                    if again.cpu < mine.cpu { mine = again }
+                    runs.append(ffmpeg("[0][1]blend=all_mode=\(mode)"))
+                }
+                let theirs = best(runs)
                 let n = net(theirs, null)
                 let ratio = n.map { String(format: "%.2fx", mine.cpu / $0.cpu) } ?? "n/a"
                 rows.append([type, cell(mine), "blend=all_mode=\(mode)", cell(theirs), cell(n), ratio])
