@@ -192,8 +192,9 @@ public final class GraphRunner: Sendable {
         var ended = Array(repeating: false, count: r.remainingInputs)
         do {
             var input = 0
+            let strict = r.instance is WaitsForPreferredInput
             while let item = inbox.pop(preferred: r.instance.preferredInput().flatMap { ended.indices.contains($0) && !ended[$0] ? $0 : nil },
-                                       input: &input) {
+                                       strict: strict, input: &input) {
                 switch consume item {
                 case .buffer(let b):
                     try r.receive(consume b, input: input)

@@ -28,6 +28,17 @@ final class Monitor {
     @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
     @inline(__always) func waitNotEmpty() { pthread_cond_wait(notEmptyCond, mutex) }
     @inline(__always) func waitNotFull() { pthread_cond_wait(notFullCond, mutex) }
+    /// Waits for `notEmpty` at most `nanos` nanoseconds (a spurious or timed-out wake is fine:
+    /// callers re-check their condition).
+    func waitNotEmpty(nanos: UInt64) {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        let total = UInt64(now.tv_nsec) &+ nanos
+        var deadline = timespec()
+        deadline.tv_sec = now.tv_sec &+ Int(total / 1_000_000_000)
+        deadline.tv_nsec = Int(total % 1_000_000_000)
+        pthread_cond_timedwait(notEmptyCond, mutex, &deadline)
+    }
     @inline(__always) func signalNotEmpty() { pthread_cond_signal(notEmptyCond) }
     @inline(__always) func broadcastNotFull() { pthread_cond_broadcast(notFullCond) }
     @inline(__always) func broadcastAll() {

@@ -5,7 +5,7 @@ import MediaGraphCore
 /// 0's meet through inserted `scale` / `resample` nodes. Timing is `ConcatTimeline`'s: each clip
 /// starts where the previous one ended (the longer of its video and audio), audio is joined
 /// sample-exactly, frame rates pass through (the output is variable-rate when clips differ).
-public final class ConcatNode: RegisteredNode {
+public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     public static let typeInfo: NodeTypeInfo = {
         var info = NodeTypeInfo(
             name: "concat",
@@ -32,6 +32,12 @@ public final class ConcatNode: RegisteredNode {
     /// Most buffers a later clip's input may deliver early (the engine takes from a full queue
     /// only to avoid a deadlock), so memory stays bounded.
     static let maximumEarly = 1024
+    /// The most buffers (and their bytes) held in `early` at once during the run: the memory a
+    /// concat of many clips costs beyond the queues (tests check it stays small).
+    public private(set) var peakEarlyBuffers = 0
+    public private(set) var peakEarlyBytes = 0
+    var earlyBuffers = 0
+    var earlyBytes = 0
 
     public init(setup: NodeSetup) throws {
         id = setup.id
@@ -83,6 +89,10 @@ public final class ConcatNode: RegisteredNode {
             guard early[input].count < Self.maximumEarly else {
                 throw NodeFailure("input '\(inputNames[input])' (clip \(clips.inputs[input].clip)) sent more than \(Self.maximumEarly) buffers while clip \(current) was still being read; a later clip fed by the thread that feeds an earlier one cannot wait (give each clip its own source)")
             }
+            earlyBuffers += 1
+            earlyBytes += buffer.byteCount
+            peakEarlyBuffers = max(peakEarlyBuffers, earlyBuffers)
+            peakEarlyBytes = max(peakEarlyBytes, earlyBytes)
             early[input].append(buffer)
             return
         }
@@ -108,7 +118,11 @@ public final class ConcatNode: RegisteredNode {
                 swap(&waiting, &early[k])
                 // taken out one by one, so each is sent as its only reference
                 waiting.reverse()
-                while let b = waiting.popLast() { try send(consume b, input: k, output: output) }
+                while let b = waiting.popLast() {
+                    earlyBuffers -= 1
+                    earlyBytes -= b.byteCount
+                    try send(consume b, input: k, output: output)
+                }
             }
         }
     }
