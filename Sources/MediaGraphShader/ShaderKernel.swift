@@ -59,7 +59,7 @@ public final class ShaderKernel {
     /// Sets a live uniform (bound with `bind(uniforms:live:)`) for the next runs; no recompile.
     public func setUniform(_ name: String, _ value: Float) throws {
         guard let slot = program.liveUniforms[name] else {
-            throw ShaderRunError(description: "shader \(program.program.fileName): uniform '\(name)' was not bound to change per frame")
+            throw ShaderRunError(description: "shader \(program.name): uniform '\(name)' was not bound to change per frame")
         }
         uniforms[slot] = value
     }
@@ -76,7 +76,7 @@ public final class ShaderKernel {
     /// For a shader of one input texture (or none); see `run(sources:destination:threads:)`.
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         guard inputCount == 1 else {
-            throw ShaderRunError(description: "shader \(program.program.fileName) reads \(inputCount) input textures (\(describeInputs())); give as many frames")
+            throw ShaderRunError(description: "shader \(program.name) reads \(inputCount) input textures (\(describeInputs())); give as many frames")
         }
         try setInput(0, source, destination: destination)
         try execute(source: source, destination: destination, threads: threads)
@@ -88,7 +88,7 @@ public final class ShaderKernel {
     /// GPU). All rgba, none the destination's buffer (except the first when `runsInPlace`).
     public func run(sources: [FramePlanes], destination: FramePlanes, threads: Int = 0) throws {
         guard sources.count == inputCount else {
-            throw ShaderRunError(description: "shader \(program.program.fileName) reads \(inputCount) input textures (\(describeInputs())), given \(sources.count) frames")
+            throw ShaderRunError(description: "shader \(program.name) reads \(inputCount) input textures (\(describeInputs())), given \(sources.count) frames")
         }
         for k in 0..<sources.count { try setInput(k, sources[k], destination: destination) }
         try execute(source: sources[0], destination: destination, threads: threads)

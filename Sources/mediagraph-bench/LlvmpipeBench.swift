@@ -218,7 +218,11 @@ enum LlvmpipeBench {
             print("shader-llvmpipe: ffmpeg could not make the input frames; skipped")
             return
         }
-        let all = cases()
+        // SHADER_LLVMPIPE_ONLY=Swirl,Toon runs those rows only; SHADER_LLVMPIPE_NO_GL=1 skips
+        // llvmpipe (quick runs while tuning the kernel).
+        let env = ProcessInfo.processInfo.environment
+        let only = Set((env["SHADER_LLVMPIPE_ONLY"] ?? "").split(separator: ",").map(String.init))
+        let all = cases().filter { only.isEmpty || only.contains($0.name) }
         // Ours, in this process.
         var ours: [String: [Int: ShaderBench.Timing]] = [:]
         for c in all {
@@ -246,15 +250,15 @@ enum LlvmpipeBench {
         var theirs: [String: [Int: ShaderBench.Timing]] = [:]
         var renderer = ""
         var skipped: String?
-        for threads in [1, 2] {
+        for threads in [1, 2] where env["SHADER_LLVMPIPE_NO_GL"] != "1" {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
             p.arguments = ["shader-llvmpipe", "--llvmpipe-child", dir.path, "\(threads)"]
-            var env = ProcessInfo.processInfo.environment
-            env["EGL_PLATFORM"] = "surfaceless"
-            env["LP_NUM_THREADS"] = "\(threads)"
-            env["GALLIUM_DRIVER"] = "llvmpipe"
-            p.environment = env
+            var childEnv = env
+            childEnv["EGL_PLATFORM"] = "surfaceless"
+            childEnv["LP_NUM_THREADS"] = "\(threads)"
+            childEnv["GALLIUM_DRIVER"] = "llvmpipe"
+            p.environment = childEnv
             let out = Pipe()
             p.standardOutput = out
             do { try p.run() } catch { skipped = "could not start the llvmpipe child: \(error)"; break }
@@ -313,7 +317,8 @@ enum LlvmpipeBench {
             return
         }
         var printedRenderer = false
-        for c in cases() {
+        let only = Set((ProcessInfo.processInfo.environment["SHADER_LLVMPIPE_ONLY"] ?? "").split(separator: ",").map(String.init))
+        for c in cases() where only.isEmpty || only.contains(c.name) {
             var error = [CChar](repeating: 0, count: 1024)
             let vertex = c.neighbours ? neighbourVertex : plainVertex
             guard let gl = mg_gles_create(Int32(width), Int32(height), vertex, c.fragment, &error, error.count) else {
