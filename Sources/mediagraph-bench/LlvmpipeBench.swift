@@ -246,6 +246,12 @@ enum LlvmpipeBench {
                 print("shader-llvmpipe \(c.name): \(error)")
             }
         }
+        // A hand-written kernel of Swirl (the factor the compiler leaves), one thread.
+        let handSwirl = only.isEmpty || only.contains("Swirl") ? measure { k in
+            let i = k % inputFrames
+            handWrittenSwirl(frames.inputs[i], frames.outputs[i], center: (0.5, 0.5), radius: 0.5, angle: 1.0)
+            return true
+        } : nil
         // llvmpipe, one child process per thread count.
         var theirs: [String: [Int: ShaderBench.Timing]] = [:]
         var renderer = ""
@@ -279,6 +285,7 @@ enum LlvmpipeBench {
         }
 
         print("1080p rgba, \(inputFrames) distinct frames cycled (streamed, not in cache); ms per frame, wall and CPU (user+sys)")
+        if env["SHADER_LLVMPIPE_NO_GL"] == "1" { skipped = "SHADER_LLVMPIPE_NO_GL=1" }
         print("llvmpipe: \(skipped.map { "skipped: \($0)" } ?? renderer), full upload/draw/readback per frame")
         print("shader             thr   ours wall    CPU   llvmpipe wall    CPU   llvmpipe/ours (CPU)   frame 0 vs llvmpipe")
         for c in all {
@@ -288,6 +295,48 @@ enum LlvmpipeBench {
                 func f(_ t: ShaderBench.Timing?) -> String { t.map { String(format: "%8.2f %8.2f", $0.wall, $0.cpu) } ?? "     n/a      n/a" }
                 let ratio = a.flatMap { a in b.map { String(format: "%5.2fx (%5.2fx)", $0.wall / a.wall, $0.cpu / a.cpu) } } ?? "n/a"
                 print("\(c.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(threads)  \(f(a))      \(f(b))   \(ratio.padding(toLength: 20, withPad: " ", startingAt: 0))  \(threads == 1 ? diff : "")")
+            }
+        }
+        if let hand = handSwirl, let ours1 = ours["Swirl"]?[1] {
+            print(String(format: "Swirl hand-written Swift kernel (1 thread): %.2f ms wall, %.2f ms CPU; ours / hand-written %.2fx (CPU)",
+                         hand.wall, hand.cpu, ours1.cpu / hand.cpu))
+        }
+    }
+
+    /// Swirl as a person would write it for this one shader: the same formula in Float per pixel,
+    /// the rotation and bilinear sample (clamp to edge) inline, no interpreter; one thread.
+    @inline(never)
+    static func handWrittenSwirl(_ src: UnsafePointer<UInt8>, _ dst: UnsafeMutablePointer<UInt8>,
+                                 center: (Float, Float), radius: Float, angle: Float) {
+        let w = Float(width), h = Float(height)
+        let lastX = width - 1, lastY = height - 1
+        for y in 0..<height {
+            let v = (Float(y) + 0.5) / h
+            for x in 0..<width {
+                var u = (Float(x) + 0.5) / w, t = v
+                let dx = u - center.0, dy = t - center.1
+                let d = (dx * dx + dy * dy).squareRoot()
+                if d < radius {
+                    let p = (radius - d) / radius
+                    let theta = p * p * angle * 8
+                    let s = sin(theta), c = cos(theta)
+                    u = dx * c - dy * s + center.0
+                    t = dx * s + dy * c + center.1
+                }
+                let fx = max(-1, min(w, u * w - 0.5)), fy = max(-1, min(h, t * h - 0.5))
+                let x0f = fx.rounded(.down), y0f = fy.rounded(.down)
+                let ax = fx - x0f, ay = fy - y0f
+                let x0 = Int(x0f), y0 = Int(y0f)
+                let xa = min(max(x0, 0), lastX), xb = min(max(x0 + 1, 0), lastX)
+                let ya = min(max(y0, 0), lastY), yb = min(max(y0 + 1, 0), lastY)
+                let p00 = src + (ya * width + xa) * 4, p01 = src + (ya * width + xb) * 4
+                let p10 = src + (yb * width + xa) * 4, p11 = src + (yb * width + xb) * 4
+                let out = dst + (y * width + x) * 4
+                for ch in 0..<4 {
+                    let top = Float(p00[ch]) * (1 - ax) + Float(p01[ch]) * ax
+                    let bottom = Float(p10[ch]) * (1 - ax) + Float(p11[ch]) * ax
+                    out[ch] = UInt8(min(255, top * (1 - ay) + bottom * ay + 0.5))
+                }
             }
         }
     }
