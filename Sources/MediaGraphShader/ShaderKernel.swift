@@ -48,6 +48,7 @@ public final class ShaderKernel {
         inputs.initialize(repeating: TileInput(data: nil, stride: 0, width: 0, height: 0), count: inputCount)
         registerFileBytes = max(1, code.registerCount) * Instruction.registerBytes
         colorMatrix = ColorMatrixKernel(colorMap ?? .identity, vectorPath: vectorPath)
+        pointwise = program.isPointwise
     }
 
     deinit {
@@ -68,8 +69,10 @@ public final class ShaderKernel {
     public static let maximumRegisterMemory = 64 << 20
 
     /// Whether `run` may be given the same frame as source and destination: true for colour-map
-    /// shaders, which read only the pixel they write.
-    public var runsInPlace: Bool { colorMap != nil }
+    /// and other point-wise shaders, which read only the pixel they write (a tile reads its
+    /// pixels before it stores them; bands are disjoint rows).
+    public var runsInPlace: Bool { colorMap != nil || pointwise }
+    private let pointwise: Bool
 
     /// Runs the shader for every pixel of `destination`, sampling `source` (a distinct buffer of
     /// the same size, or the same one when `runsInPlace`). Both must be rgba. `threads` 0 uses every core.
@@ -115,7 +118,7 @@ public final class ShaderKernel {
                 throw ShaderRunError(description: "shader filter: \(what) \(source.width)x\(source.height) and destination \(destination.width)x\(destination.height) must be the same non-empty size")
             }
         }
-        guard source.data0 != destination.data0 || (colorMap != nil && k == 0) else {
+        guard source.data0 != destination.data0 || (runsInPlace && k == 0) else {
             throw ShaderRunError(description: "shader filter: \(what) and destination must be distinct buffers (a shader may sample any pixel)")
         }
         inputs[k] = TileInput(data: UnsafePointer(source.data0), stride: source.stride0, width: source.width, height: source.height)

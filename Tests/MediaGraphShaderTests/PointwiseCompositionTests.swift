@@ -161,3 +161,23 @@ struct PointwiseCompositionTests {
         #expect(worst.diff <= 1, "\(worst)")
     }
 }
+
+/// A point-wise shader that is not a colour map runs in place through the general kernel, with
+/// the same bytes as into a separate frame.
+struct PointwiseInPlaceTests {
+    @Test func pointwiseShaderRunsInPlaceWithTheSameBytes() throws {
+        let bound = try PointwiseCompositionTests.bound(PointwiseCompositionTests.vignette, "vignette.glsl", ["tint": [0.2, 0.1, 0.0]])
+        #expect(bound.colorMap == nil)
+        let kernel = ShaderKernel(program: bound)
+        #expect(kernel.runsInPlace)
+        let input = TestImage.pattern(width: 385, height: 289, seed: 5)
+        let separate = TestImage(width: 385, height: 289)
+        try kernel.run(source: input.planes, destination: separate.planes, threads: 2)
+        try kernel.run(source: input.planes, destination: input.planes, threads: 2)
+        #expect(PointwiseCompositionTests.largestDifference(input, separate).diff == 0)
+        // A neighbour-sampling shader still refuses one buffer for both.
+        let edge = ShaderKernel(program: try PointwiseCompositionTests.bound(PointwiseCompositionTests.neighbour, "edge.glsl"))
+        #expect(!edge.runsInPlace)
+        #expect(throws: ShaderRunError.self) { try edge.run(source: input.planes, destination: input.planes, threads: 1) }
+    }
+}
