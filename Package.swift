@@ -76,7 +76,10 @@ let package = Package(
         // benchmarks against ffmpeg in the same run (`make bench`); each area adds one file.
         .executableTarget(name: "mediagraph-bench",
                           dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
-                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes", "MediaGraphPlugins"]),
+                                         "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphNodes", "MediaGraphPlugins",
+                                         "CGLESHarness"]),
+        // the bench's OpenGL ES harness (Mesa's llvmpipe through EGL, opened with dlopen at run time).
+        .target(name: "CGLESHarness", linkerSettings: [.linkedLibrary("dl")]),
 
         .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"]),
         .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"]),

@@ -30,6 +30,8 @@ typedef struct {
 } Exec;
 
 F uint8_t *reg(const Exec *e, int32_t r) { return e->registers + (intptr_t)r * REGISTER_BYTES; }
+/// A result register of `texture` / `loadPixel`, or NULL for a channel nobody reads (-1): not computed.
+F uint8_t *result(const Exec *e, int32_t r) { return r >= 0 ? reg(e, r) : NULL; }
 F v8 ld(const uint8_t *p, int k) { v8 v; memcpy(&v, p + k * 32, 32); return v; }
 F void st(uint8_t *p, int k, v8 v) { memcpy(p + k * 32, &v, 32); }
 F float lane(const uint8_t *p, int l) { float v; memcpy(&v, p + l * 4, 4); return v; }
@@ -112,7 +114,7 @@ F void loadResampled(const Exec *e, const MGShaderInstruction *i, const MGShader
         st(u, k, (ramp + (v8)(base + (float)(k * 8))) / e->widthF);
         st(v, k, row);
     }
-    bilinear(in, u, v, reg(e, i->dst), reg(e, i->dst1), reg(e, i->dst2), reg(e, i->dst3));
+    bilinear(in, u, v, result(e, i->dst), result(e, i->dst1), result(e, i->dst2), result(e, i->dst3));
 }
 
 /// The texel at (x + dx, y + dy), clamped to the frame, as 0...1.
@@ -127,7 +129,7 @@ F void loadTexels(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intp
     if (ry > e->height - 1) ry = e->height - 1;
     const uint8_t *row = in->data + ry * in->stride;
     intptr_t dx = (intptr_t)i->imm;
-    uint8_t *r = reg(e, i->dst), *g = reg(e, i->dst1), *b = reg(e, i->dst2), *a = reg(e, i->dst3);
+    uint8_t *r = result(e, i->dst), *g = result(e, i->dst1), *b = result(e, i->dst2), *a = result(e, i->dst3);
     intptr_t first = x0 + dx;
     if (first >= 0 && first + MG_SHADER_LANES <= e->width) {
         // Whole tile inside the row: 8 pixels at a time, channels split with shifts. Division,
@@ -136,10 +138,10 @@ F void loadTexels(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intp
         for (int k = 0; k < CHUNKS; k++) {
             v8u p;
             memcpy(&p, base + k * 32, 32);
-            st(r, k, wholeToFloat(p & 0xFFu) / 255.0f);
-            st(g, k, wholeToFloat((p >> 8) & 0xFFu) / 255.0f);
-            st(b, k, wholeToFloat((p >> 16) & 0xFFu) / 255.0f);
-            st(a, k, wholeToFloat(p >> 24) / 255.0f);
+            if (r) st(r, k, wholeToFloat(p & 0xFFu) / 255.0f);
+            if (g) st(g, k, wholeToFloat((p >> 8) & 0xFFu) / 255.0f);
+            if (b) st(b, k, wholeToFloat((p >> 16) & 0xFFu) / 255.0f);
+            if (a) st(a, k, wholeToFloat(p >> 24) / 255.0f);
         }
         return;
     }
@@ -149,10 +151,10 @@ F void loadTexels(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intp
         if (x < 0) x = 0;
         if (x > last) x = last;
         const uint8_t *p = row + x * 4;
-        setLane(r, l, (float)p[0] / 255.0f);
-        setLane(g, l, (float)p[1] / 255.0f);
-        setLane(b, l, (float)p[2] / 255.0f);
-        setLane(a, l, (float)p[3] / 255.0f);
+        if (r) setLane(r, l, (float)p[0] / 255.0f);
+        if (g) setLane(g, l, (float)p[1] / 255.0f);
+        if (b) setLane(b, l, (float)p[2] / 255.0f);
+        if (a) setLane(a, l, (float)p[3] / 255.0f);
     }
 }
 
@@ -185,6 +187,22 @@ F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uin
         v8i y0 = imin(imax(iy1 - 1, (v8i)0), lastY), y1 = imin(iy1, lastY);
         v8 bx = 1.0f - ax, top = (1.0f - ay) * (1.0f / 255.0f), bottom = ay * (1.0f / 255.0f);
         v8 w00 = bx * top, w01 = ax * top, w10 = bx * bottom, w11 = ax * bottom;
+        v8u t00, t01, t10, t11;
+        // The common case of a shader that samples at a fixed offset (GPUImage's Kuwahara, a
+        // blur, the outside of a swirl): the eight lanes read eight neighbouring texel pairs of
+        // the same two rows, none clamped. Then the texels are two unaligned vector loads per
+        // row instead of 32 scalar loads; the weights are the lanes' own, so the result is the
+        // same bits as the gather below.
+        v8i rowRun = iy1 - iy1[0], colRun = ix1 - (ix1[0] + (v8i){0, 1, 2, 3, 4, 5, 6, 7});
+        if (ix1[0] >= 1 && ix1[0] + 7 <= lastX[0] && iy1[0] >= 1 && iy1[0] <= lastY[0]
+            && allLanes((rowRun == 0) & (colRun == 0))) {
+            const uint8_t *p0 = source + (intptr_t)(iy1[0] - 1) * stride + (intptr_t)(ix1[0] - 1) * 4;
+            const uint8_t *p1 = p0 + stride;
+            memcpy(&t00, p0, 32);
+            memcpy(&t01, p0 + 4, 32);
+            memcpy(&t10, p1, 32);
+            memcpy(&t11, p1 + 4, 32);
+        } else {
         // Indices through memory (a vector store followed by scalar loads forwards well), texels
         // into vectors lane by lane as vector literals (inserts in registers: filling a vector in
         // memory lane by lane and loading it whole stalls on store forwarding).
@@ -196,15 +214,16 @@ F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uin
 #define TEXEL(YS, XS, L) texelAt(source + (intptr_t)YS[L] * stride + XS[L])
 #define GATHER(YS, XS) (v8u){TEXEL(YS, XS, 0), TEXEL(YS, XS, 1), TEXEL(YS, XS, 2), TEXEL(YS, XS, 3), \
                              TEXEL(YS, XS, 4), TEXEL(YS, XS, 5), TEXEL(YS, XS, 6), TEXEL(YS, XS, 7)}
-        v8u t00 = GATHER(ys0, xs0), t01 = GATHER(ys0, xs1), t10 = GATHER(ys1, xs0), t11 = GATHER(ys1, xs1);
+        t00 = GATHER(ys0, xs0); t01 = GATHER(ys0, xs1); t10 = GATHER(ys1, xs0); t11 = GATHER(ys1, xs1);
 #undef GATHER
 #undef TEXEL
+        }
 #define BLEND(SHIFT) (((channelOf(t00, SHIFT) * w00 + channelOf(t01, SHIFT) * w01) + channelOf(t10, SHIFT) * w10) \
                       + channelOf(t11, SHIFT) * w11)
-        st(r, k, BLEND(0));
-        st(g, k, BLEND(8));
-        st(b, k, BLEND(16));
-        st(a, k, BLEND(24));
+        if (r) st(r, k, BLEND(0));
+        if (g) st(g, k, BLEND(8));
+        if (b) st(b, k, BLEND(16));
+        if (a) st(a, k, BLEND(24));
 #undef BLEND
     }
 }
@@ -285,8 +304,8 @@ F void execute(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intptr_
         break;
     }
     case MG_OP_TEXTURE:
-        bilinear(&e->inputs[i->input], reg(e, i->a), reg(e, i->b), reg(e, i->dst), reg(e, i->dst1), reg(e, i->dst2),
-                 reg(e, i->dst3));
+        bilinear(&e->inputs[i->input], reg(e, i->a), reg(e, i->b), result(e, i->dst), result(e, i->dst1),
+                 result(e, i->dst2), result(e, i->dst3));
         break;
     case MG_OP_LOAD_PIXEL: loadTexels(e, i, x0, y); break;
     default: break; // MG_OP_CHANNEL: results written by its texture / loadPixel.

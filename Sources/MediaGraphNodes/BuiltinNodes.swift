@@ -32,6 +32,7 @@ public enum BuiltinNodes {
         r.add(ConvertNode.self)
         r.addAdapter(ConvertNode.adapter)
         r.addFusion(ColorMapFusion.fusion)
+        r.addFusion(ShaderFusion.fusion)
         r.add(ScaleNode.self)
         r.addAdapter(ScaleNode.adapter)
         r.add(ResampleNode.self)

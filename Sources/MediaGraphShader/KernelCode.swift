@@ -70,6 +70,11 @@ struct KernelCode {
             var dsts: [Int32] = []
             for r in 0..<results {
                 let id = i + r
+                // A channel of a texture read nobody reads (alpha, mostly) is not computed: -1.
+                if results == 4 && (!live[id] || lastUse[id] < 0) {
+                    dsts.append(-1)
+                    continue
+                }
                 let reg = allocate()
                 register[id] = reg
                 dsts.append(reg)
@@ -77,7 +82,7 @@ struct KernelCode {
             inst.dst = dsts[0]
             if results == 4 { inst.dst1 = dsts[1]; inst.dst2 = dsts[2]; inst.dst3 = dsts[3] }
             pixel.append(inst)
-            for r in 0..<results where !live[i + r] || lastUse[i + r] < 0 {
+            for r in 0..<results where dsts[r] >= 0 && (!live[i + r] || lastUse[i + r] < 0) {
                 if lastUse[i + r] != Int.max { free.append(register[i + r]) }  // result nobody reads
             }
         }

@@ -48,6 +48,7 @@ public final class ShaderKernel {
         inputs.initialize(repeating: TileInput(data: nil, stride: 0, width: 0, height: 0), count: inputCount)
         registerFileBytes = max(1, code.registerCount) * Instruction.registerBytes
         colorMatrix = ColorMatrixKernel(colorMap ?? .identity, vectorPath: vectorPath)
+        pointwise = program.isPointwise
     }
 
     deinit {
@@ -59,7 +60,7 @@ public final class ShaderKernel {
     /// Sets a live uniform (bound with `bind(uniforms:live:)`) for the next runs; no recompile.
     public func setUniform(_ name: String, _ value: Float) throws {
         guard let slot = program.liveUniforms[name] else {
-            throw ShaderRunError(description: "shader \(program.program.fileName): uniform '\(name)' was not bound to change per frame")
+            throw ShaderRunError(description: "shader \(program.name): uniform '\(name)' was not bound to change per frame")
         }
         uniforms[slot] = value
     }
@@ -68,15 +69,17 @@ public final class ShaderKernel {
     public static let maximumRegisterMemory = 64 << 20
 
     /// Whether `run` may be given the same frame as source and destination: true for colour-map
-    /// shaders, which read only the pixel they write.
-    public var runsInPlace: Bool { colorMap != nil }
+    /// and other point-wise shaders, which read only the pixel they write (a tile reads its
+    /// pixels before it stores them; bands are disjoint rows).
+    public var runsInPlace: Bool { colorMap != nil || pointwise }
+    private let pointwise: Bool
 
     /// Runs the shader for every pixel of `destination`, sampling `source` (a distinct buffer of
     /// the same size, or the same one when `runsInPlace`). Both must be rgba. `threads` 0 uses every core.
     /// For a shader of one input texture (or none); see `run(sources:destination:threads:)`.
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         guard inputCount == 1 else {
-            throw ShaderRunError(description: "shader \(program.program.fileName) reads \(inputCount) input textures (\(describeInputs())); give as many frames")
+            throw ShaderRunError(description: "shader \(program.name) reads \(inputCount) input textures (\(describeInputs())); give as many frames")
         }
         try setInput(0, source, destination: destination)
         try execute(source: source, destination: destination, threads: threads)
@@ -88,7 +91,7 @@ public final class ShaderKernel {
     /// GPU). All rgba, none the destination's buffer (except the first when `runsInPlace`).
     public func run(sources: [FramePlanes], destination: FramePlanes, threads: Int = 0) throws {
         guard sources.count == inputCount else {
-            throw ShaderRunError(description: "shader \(program.program.fileName) reads \(inputCount) input textures (\(describeInputs())), given \(sources.count) frames")
+            throw ShaderRunError(description: "shader \(program.name) reads \(inputCount) input textures (\(describeInputs())), given \(sources.count) frames")
         }
         for k in 0..<sources.count { try setInput(k, sources[k], destination: destination) }
         try execute(source: sources[0], destination: destination, threads: threads)
@@ -115,7 +118,7 @@ public final class ShaderKernel {
                 throw ShaderRunError(description: "shader filter: \(what) \(source.width)x\(source.height) and destination \(destination.width)x\(destination.height) must be the same non-empty size")
             }
         }
-        guard source.data0 != destination.data0 || (colorMap != nil && k == 0) else {
+        guard source.data0 != destination.data0 || (runsInPlace && k == 0) else {
             throw ShaderRunError(description: "shader filter: \(what) and destination must be distinct buffers (a shader may sample any pixel)")
         }
         inputs[k] = TileInput(data: UnsafePointer(source.data0), stride: source.stride0, width: source.width, height: source.height)

@@ -209,7 +209,7 @@ public final class ShaderProgram: Sendable {
         }
         if !errors.isEmpty { throw ShaderBindError(errors: errors) }
         let specialized = try code(for: slots, live: Set(liveSlots.values))
-        var bound = BoundShaderProgram(program: self, code: KernelCode(nodes: specialized.nodes, outputs: specialized.outputs),
+        var bound = BoundShaderProgram(program: self, nodes: specialized.nodes, outputs: specialized.outputs,
                                        colorMap: liveSlots.isEmpty ? ColorMapRecognizer.recognize(nodes: specialized.nodes, outputs: specialized.outputs) : nil,
                                        warnings: warnings)
         bound.liveUniforms = liveSlots
@@ -232,8 +232,23 @@ public struct ShaderBindError: Error, CustomStringConvertible, Sendable {
 /// A compiled shader with its uniform values: what a kernel runs.
 public struct BoundShaderProgram: Sendable {
     public let program: ShaderProgram
-    /// The kernel code with the uniform values folded in.
+    /// The SSA with the uniform values folded in (what composition inlines) ...
+    let nodes: [Node]
+    let outputs: [Int32]
+    /// ... and scheduled for the kernel.
     let code: KernelCode
+    /// The shader's file name, or the names of the shaders composed into it joined by "+".
+    public internal(set) var name: String
+
+    init(program: ShaderProgram, nodes: [Node], outputs: [Int32], colorMap: ColorTransform?, warnings: [String]) {
+        self.program = program
+        self.nodes = nodes
+        self.outputs = outputs
+        code = KernelCode(nodes: nodes, outputs: outputs)
+        name = program.fileName
+        self.colorMap = colorMap
+        self.warnings = warnings
+    }
     /// Operations run per tile of pixels and once per frame, after optimisation.
     public var pixelOperationCount: Int { code.pixel.count }
     public var frameOperationCount: Int { code.setup.count }

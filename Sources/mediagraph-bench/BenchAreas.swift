@@ -17,6 +17,7 @@ enum BenchAreas {
         GifBench.area,
         MemoryBench.area,
         BenchArea(name: "shader", run: ShaderBench.run),
+        LlvmpipeBench.area,
         BenchArea(name: "plugins", run: PluginBench.run),
         PicturesBench.area,
         SyncBench.area,

@@ -106,6 +106,10 @@ public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
         }
     }
 
+    /// The compiled shader with its uniform values (for composing point-wise shaders:
+    /// `BoundShaderProgram.isPointwise`, `BoundShaderProgram.composing`).
+    public var boundProgram: BoundShaderProgram { kernel.program }
+
     public var synchronizesInputs: Bool { textureCount > 1 }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -135,8 +139,8 @@ public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
         }
         let kernel = self.kernel, threads = self.threads
         if kernel.runsInPlace {
-            // A colour map reads only the pixel it writes: in place when the frame is unshared,
-            // as the built-in filters do.
+            // A colour map or other point-wise shader reads only the pixel it writes: in place
+            // when the frame is unshared, as the built-in filters do.
             try output.sendTransformed(consume frame) { src, dst, _ in
                 try kernel.run(source: src, destination: dst, threads: threads)
             }
