@@ -13,8 +13,9 @@ root=$PWD
 runs=${SANITIZE:-address thread}
 # The tests that run graphs on threads: the scheduler and progress tests (engine, test nodes),
 # graph runs with real nodes through the CLI (fan-out, encoders and the muxer on their own threads,
-# Ctrl-C while running).
-tsan_filter=${TSAN_FILTER:-SchedulerTests|ProgressReadingTests|FilterGraphTests|EncodeAndMuxTests}
+# Ctrl-C while running), and the graphs with several inputs (the synchronizers, concat, overlay,
+# stack, transition, amix, N-input shaders, the snapshot node's encoder thread).
+tsan_filter=${TSAN_FILTER:-SchedulerTests|ProgressReadingTests|FilterGraphTests|EncodeAndMuxTests|VideoSynchronizerTests|AudioSynchronizerTests|SyncTimingTests|ConcatTests|ConcatMismatchTests|OverlayGraphTests|StackGraphTests|TransitionGraphTests|AmixTests|MultiInputShaderTests|SnapshotTests}
 
 # Swift's crash backtracer would run inside the sanitizers' own handlers: leave reports to them.
 export SWIFT_BACKTRACE=enable=no

@@ -6,18 +6,21 @@ import MediaGraphCore
 /// Normal (non-fragmented) layout: chunks interleaved by decode time, moov at the end or, with
 /// fast start, before the media, then the atomic rename.
 extension MP4Muxer {
+    /// Whether a sample of `t` at `dts` may still join the chunk that began at `chunkStart`.
     func within(_ t: Track, _ chunkStart: Int64, _ dts: Int64) -> Bool {
         Double(dts - chunkStart) < options.chunkDuration * Double(t.description.timescale)
     }
 
+    /// Writes queued samples in decode-time order across tracks, each as soon as every unfinished
+    /// track has a sample queued (so nothing later can come before it), as ffmpeg's interleaver
+    /// does: at most about one sample per track waits, and a packet goes to the kernel while its
+    /// bytes are still in the CPU's cache (holding a second of 1080p video made the kernel's copy
+    /// into the page cache several times slower). A chunk is a run of one track's samples, ended when another track's
+    /// sample comes between or it spans `chunkDuration`.
     func drain(final: Bool) throws {
         guard started || final || queuedBytes > queueLimit else { return }
         if mediaBytes == 0 && mediaBase == 0 { try options.fastStart ? writeFastStartReserve() : writeHeader() }
         while true {
-            if let c = chunkTrack, tracks[c].hasQueued, within(tracks[c], chunkStartDTS, tracks[c].headSample.dts) {
-                try writeSample(c, newChunk: false)
-                continue
-            }
             let waiting = tracks.contains { !$0.ended && !$0.hasQueued }
             if waiting && !final && queuedBytes <= queueLimit { return }
             var pick: Int?
@@ -26,7 +29,8 @@ extension MP4Muxer {
                 pick = i
             }
             guard let p = pick else { return }
-            try writeSample(p, newChunk: true)
+            let t = tracks[p]
+            try writeSample(p, newChunk: chunkTrack != p || !within(t, chunkStartDTS, t.headSample.dts))
         }
     }
 

@@ -5,8 +5,9 @@ import MediaGraphCore
 
 /// Writes an MP4 (ISO base media) file from encoded samples of one or more tracks.
 ///
-/// Samples queue per track; writing starts once every track has its first sample; the queues
-/// are then written interleaved by decode time in chunks of at most `chunkDuration`. Media data
+/// Samples queue per track; writing starts once every track has its first sample; each sample is
+/// then written, in decode-time order across tracks, as soon as every unfinished track has one
+/// queued (a chunk is a run of one track's samples, at most `chunkDuration`). Media data
 /// goes to disk as it arrives, so memory stays bounded. In normal mode the file is written under
 /// a hidden name beside `path` and renamed when `finish()` succeeds; on an error or `cancel()`
 /// nothing is left at `path`. With `fragmented`, fragments are written to `path` as they

@@ -63,7 +63,7 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var movieTimescale: Int64?
     /// Writes 64-bit chunk offsets (co64) even when 32 bits would do.
     public var forceCo64: Bool
-    /// Longest stretch of one track written as one chunk, in seconds.
+    /// Longest run of one track's consecutive samples written as one chunk, in seconds.
     public var chunkDuration: Double
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,

@@ -79,4 +79,34 @@ import MediaGraphMP4
         #expect(worst <= 1.05, "a packet \(worst) s behind one before it in the file")
         #expect(Set(packets.prefix(100).map(\.0)) == [0, 1])
     }
+
+    /// Samples fed in decode order are written in decode order, each as soon as the other track
+    /// has one queued (ffmpeg's interleaving), not held for a chunk of a second: in file order no
+    /// packet's decode time (ffprobe's) is behind one already written by more than the rounding
+    /// of ffprobe's six decimals, and the chunks are short (one video frame, two or three AAC
+    /// frames: about as many chunks as runs of one track in the file).
+    @Test func samplesAreWrittenInDecodeOrderAsTheyArrive() throws {
+        let dir = try TempDir()
+        defer { dir.remove() }
+        let src = try Media.h264AAC(in: dir, seconds: 3)
+        for fastStart in [false, true] {
+            let out = dir.file("av-\(fastStart).mp4")
+            _ = try Media.mux(video: src.h264, audio: src.adts, to: try MP4Muxer(path: out, options: MP4MuxerOptions(fastStart: fastStart)))
+            #expect(try decodeErrors(out) == "")
+            let j = try ffprobe(out, ["-show_entries", "packet=stream_index,dts_time,pos"])
+            let packets = (j["packets"] as? [[String: Any]] ?? []).compactMap { p -> (Int, Double, Int)? in
+                guard let s = intValue(p["stream_index"]), let t = doubleValue(p["dts_time"]), let pos = intValue(p["pos"]) else { return nil }
+                return (s, t, pos)
+            }.sorted { $0.2 < $1.2 }
+            #expect(packets.count == 75 + 142)
+            var latest = -Double.infinity, worst = 0.0, runs = 0
+            for (i, p) in packets.enumerated() {
+                worst = max(worst, latest - p.1)
+                latest = max(latest, p.1)
+                if i == 0 || packets[i - 1].0 != p.0 { runs += 1 }
+            }
+            #expect(worst <= 0.000_002, "a packet \(worst) s behind one before it in the file")
+            #expect(runs >= 75, "\(runs) runs of one track: chunks are held back")
+        }
+    }
 }
