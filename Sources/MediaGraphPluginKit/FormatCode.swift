@@ -10,6 +10,9 @@ package enum FormatCode {
         (.rgba, MG_PIXEL_RGBA), (.bgra, MG_PIXEL_BGRA), (.gray, MG_PIXEL_GRAY),
     ]
 
+    /// Every format the interface has a code for.
+    package static var formats: [PixelFormat] { order.map(\.0) }
+
     /// The code of `f`, or -1 for a format the interface has no code for.
     package static func code(_ f: PixelFormat) -> Int32 { order.first { $0.0 == f }.map { Int32($0.1.rawValue) } ?? -1 }
     package static func format(_ c: Int32) -> PixelFormat? { order.first { Int32($0.1.rawValue) == c }?.0 }

@@ -23,22 +23,32 @@ public struct PluginDescriptor: @unchecked Sendable {
 
 public enum PluginExport {
     /// The descriptor, allocated once and kept for the life of the library.
-    public static func descriptor(name: String, version: String, filters: [PluginFilter.Type]) -> PluginDescriptor {
-        let nodes = UnsafeMutablePointer<mg_node_desc>.allocate(capacity: max(1, filters.count))
+    public static func descriptor(name: String, version: String, filters: [PluginFilter.Type], mixers: [PluginMixer.Type] = []) -> PluginDescriptor {
+        let count = filters.count + mixers.count
+        let nodes = UnsafeMutablePointer<mg_node_desc>.allocate(capacity: max(1, count))
         for (k, type) in filters.enumerated() {
             nodes[k] = nodeDescriptor(type)
         }
+        for (k, type) in mixers.enumerated() {
+            nodes[filters.count + k] = MixerExport.nodeDescriptor(type)
+        }
         let plugin = UnsafeMutablePointer<mg_plugin_desc>.allocate(capacity: 1)
         plugin.initialize(to: mg_plugin_desc(abi_version: UInt32(MG_PLUGIN_ABI_VERSION), name: strdup(name),
-                                             version: strdup(version), nodes: nodes, node_count: Int32(filters.count)))
+                                             version: strdup(version), nodes: nodes, node_count: Int32(count)))
         return PluginDescriptor(pointer: UnsafeRawPointer(plugin))
     }
 
-    static func nodeDescriptor(_ type: PluginFilter.Type) -> mg_node_desc {
-        let formats = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, type.formats.count))
-        for (i, f) in type.formats.enumerated() { formats[i] = FormatCode.code(f) }
-        let params = UnsafeMutablePointer<mg_param_desc>.allocate(capacity: max(1, type.params.count))
-        for (i, p) in type.params.enumerated() {
+    /// The C array of `formats`' codes, allocated for the life of the library.
+    static func formatCodes(_ formats: [PixelFormat]) -> UnsafeMutablePointer<Int32> {
+        let codes = UnsafeMutablePointer<Int32>.allocate(capacity: max(1, formats.count))
+        for (i, f) in formats.enumerated() { codes[i] = FormatCode.code(f) }
+        return codes
+    }
+
+    /// The C declarations of `declared`, allocated for the life of the library.
+    static func paramDescriptors(_ declared: [PluginParam]) -> UnsafeMutablePointer<mg_param_desc> {
+        let params = UnsafeMutablePointer<mg_param_desc>.allocate(capacity: max(1, declared.count))
+        for (i, p) in declared.enumerated() {
             var d = mg_param_desc()
             d.name = UnsafePointer(strdup(p.name))
             d.doc = UnsafePointer(strdup(p.doc))
@@ -56,6 +66,19 @@ public enum PluginExport {
             }
             params[i] = d
         }
+        return params
+    }
+
+    /// The param value `set_param` received, as the kit hands it to a node.
+    static func value(_ value: UnsafePointer<mg_param_value>) -> PluginParamValue {
+        value.pointee.type == Int32(MG_PARAM_STRING.rawValue)
+            ? .string(value.pointee.string.map { String(cString: $0) } ?? "")
+            : .number(value.pointee.number)
+    }
+
+    static func nodeDescriptor(_ type: PluginFilter.Type) -> mg_node_desc {
+        let formats = formatCodes(type.formats)
+        let params = paramDescriptors(type.params)
         var n = mg_node_desc()
         n.name = UnsafePointer(strdup(type.name))
         n.doc = UnsafePointer(strdup(type.doc))
@@ -85,10 +108,7 @@ public enum PluginExport {
                 Message.write("no param #\(index)", to: err)
                 return 1
             }
-            let v: PluginParamValue = value.pointee.type == Int32(MG_PARAM_STRING.rawValue)
-                ? .string(value.pointee.string.map { String(cString: $0) } ?? "")
-                : .number(value.pointee.number)
-            do { try box.filter.set(box.params[Int(index)], v); return 0 } catch {
+            do { try box.filter.set(box.params[Int(index)], PluginExport.value(value)); return 0 } catch {
                 Message.write("\(error)", to: err)
                 return 1
             }

@@ -12,8 +12,10 @@ public struct CPlugin: Sendable {
     /// Its node types, ready to register (`origin` is the plugin file).
     public let nodeTypes: [(info: NodeTypeInfo, make: NodeRegistry.Factory)]
 
-    /// The ABI version this host speaks.
+    /// The newest ABI version this host speaks (mediagraph_plugin.h's MG_PLUGIN_ABI_VERSION).
     public static let hostABIVersion = UInt32(MG_PLUGIN_ABI_VERSION)
+    /// The versions it loads: version 1's descriptors (mg_node_desc_v1) are read too.
+    public static let supportedABIVersions: ClosedRange<UInt32> = 1...hostABIVersion
 
     /// Opens and checks a plugin file: entry point, ABI version, then every node type's
     /// declaration. Throws a `PluginError` naming the file (and node) on the first problem.
@@ -23,8 +25,9 @@ public struct CPlugin: Sendable {
         guard let desc = entry() else { throw PluginError(file: path, "\(MG_PLUGIN_ENTRY_SYMBOL)() returned NULL") }
         // The version is the first field of every ABI version's descriptor: read it before trusting the rest.
         let abi = desc.pointee.abi_version
-        guard abi == CPlugin.hostABIVersion else {
-            throw PluginError(file: path, "built for plugin ABI version \(abi), but this mediagraph speaks version \(CPlugin.hostABIVersion); rebuild the plugin against this mediagraph_plugin.h")
+        guard CPlugin.supportedABIVersions.contains(abi) else {
+            let speaks = CPlugin.supportedABIVersions.map(String.init).joined(separator: " or ")
+            throw PluginError(file: path, "built for plugin ABI version \(abi), but this mediagraph speaks version \(speaks); rebuild the plugin against this mediagraph_plugin.h")
         }
         self.path = path
         func field(_ f: String) -> (String) -> PluginError { { PluginError(file: path, "descriptor field '\(f)' \($0)") } }
@@ -40,12 +43,18 @@ public struct CPlugin: Sendable {
         var types: [(NodeTypeInfo, NodeRegistry.Factory)] = []
         var seen: Set<String> = []
         for k in 0..<count {
-            let node = desc.pointee.nodes! + k
+            // a version-1 plugin's array has version 1's (shorter) entries
+            let node = abi == 1 ? CPluginNodeType.upgrade(UnsafeRawPointer(desc.pointee.nodes!).assumingMemoryBound(to: mg_node_desc_v1.self)[k])
+                                : desc.pointee.nodes![k]
             let type = try CPluginNodeType(path: path, desc: node, index: k)
             guard seen.insert(type.info.name).inserted else {
                 throw PluginError(file: path, "declares node type '\(type.info.name)' twice")
             }
-            types.append((type.info, { setup in try CPluginNode(type: type, setup: setup) }))
+            if type.isVersion2 {
+                types.append((type.info, { setup in CPluginNodeN(type: type, setup: setup) }))
+            } else {
+                types.append((type.info, { setup in try CPluginNode(type: type, setup: setup) }))
+            }
         }
         nodeTypes = types
     }
@@ -53,18 +62,41 @@ public struct CPlugin: Sendable {
 
 /// One node type of a C plugin: its declaration checked and turned into a `NodeTypeInfo`.
 ///
-/// `@unchecked Sendable` because `desc` is a C pointer: it points into the plugin's descriptor,
-/// which the plugin builds once and never changes (the ABI's contract), in a library that stays
-/// loaded for the life of the process; the host only reads it, from any thread that creates a node.
+/// `@unchecked Sendable` because `desc` holds C pointers: into the plugin's descriptor, which the
+/// plugin builds once and never changes (the ABI's contract), in a library that stays loaded for
+/// the life of the process; the host only reads them, from any thread that creates a node.
 struct CPluginNodeType: @unchecked Sendable {
     let path: String
-    let desc: UnsafePointer<mg_node_desc>
+    /// A copy of the plugin's declaration (a version-1 entry upgraded, version-2 fields zero).
+    let desc: mg_node_desc
     let info: NodeTypeInfo
     /// The declared params as typed keys, in the plugin's order (index = the plugin's index).
     let params: [CPluginParam]
+    /// A version-2 node (`process_n` set): N inputs, an output format of its own.
+    let isVersion2: Bool
+    /// Input port names, in input order (`in` for a version-1 node).
+    let inputNames: [String]
 
-    init(path: String, desc: UnsafePointer<mg_node_desc>, index: Int) throws {
-        let d = desc.pointee
+    /// A version-1 entry as a current one: the same fields, version 2's zero.
+    static func upgrade(_ v1: mg_node_desc_v1) -> mg_node_desc {
+        var d = mg_node_desc()
+        d.name = v1.name
+        d.doc = v1.doc
+        d.formats = v1.formats
+        d.format_count = v1.format_count
+        d.params = v1.params
+        d.param_count = v1.param_count
+        d.flags = v1.flags
+        d.node_data = v1.node_data
+        d.create = v1.create
+        d.set_param = v1.set_param
+        d.process = v1.process
+        d.flush = v1.flush
+        d.destroy = v1.destroy
+        return d
+    }
+
+    init(path: String, desc d: mg_node_desc, index: Int) throws {
         let cname = try CText.read(d.name, limit: PluginLimits.maxNameBytes) {
             PluginError(file: path, "node type #\(index): field 'name' \($0)")
         }
@@ -73,8 +105,30 @@ struct CPluginNodeType: @unchecked Sendable {
         }
         func fail(_ m: String) -> PluginError { PluginError(file: path, "node type '\(name)': \(m)") }
         func field(_ f: String) -> (String) -> PluginError { { fail("field '\(f)' \($0)") } }
-        guard d.create != nil, d.process != nil, d.destroy != nil else {
-            throw fail("the create, process and destroy callbacks are required")
+        let version2 = d.process_n != nil
+        if version2 {
+            guard d.create_n != nil, d.destroy != nil else {
+                throw fail("a version-2 node (process_n set) needs the create_n, process_n and destroy callbacks")
+            }
+            guard (1...PluginLimits.maxInputs).contains(Int(d.input_count)) else {
+                throw field("input_count")("is \(d.input_count); expected 1…\(PluginLimits.maxInputs) video inputs")
+            }
+        } else {
+            guard d.create != nil, d.process != nil, d.destroy != nil else {
+                throw fail("the create, process and destroy callbacks are required")
+            }
+            guard d.input_count == 0 || d.input_count == 1, d.input_names == nil else {
+                throw fail("declares input_count \(d.input_count) or input names without a process_n callback; a node with several inputs is a version-2 node (set create_n and process_n)")
+            }
+        }
+        let inputCount = version2 ? Int(d.input_count) : 1
+        var inputNames: [String] = []
+        for k in 0..<inputCount {
+            guard version2, let names = d.input_names else { inputNames.append(k == 0 ? "in" : "in\(k)"); continue }
+            let n = try CText.read(names[k], limit: PluginLimits.maxNameBytes) { fail("input #\(k): field 'input_names' \($0)") }
+            guard let n, ParamName.isIdentifier(n) else { throw fail("input #\(k) needs an identifier name (letters, digits, '_'), found \(n.map { "'\($0)'" } ?? "NULL")") }
+            guard !inputNames.contains(n) else { throw fail("declares input '\(n)' twice") }
+            inputNames.append(n)
         }
         guard (1...PluginLimits.maxFormats).contains(Int(d.format_count)) else {
             throw d.format_count <= 0 ? fail("declares no accepted pixel formats")
@@ -102,6 +156,9 @@ struct CPluginNodeType: @unchecked Sendable {
                 throw fail("param #\(i) needs an identifier name (letters, digits, '_')")
             }
             guard seen.insert(pname).inserted else { throw fail("declares param '\(pname)' twice") }
+            if inputCount > 1, SyncParams.all.contains(where: { $0.spec.name == pname }) {
+                throw fail("param '\(pname)' has the name of a param the host gives every node with several inputs (end, offsets, ended)")
+            }
             func paramField(_ f: String) -> (String) -> PluginError { { fail("param '\(pname)': field '\(f)' \($0)") } }
             let pdoc = try CText.read(p.doc, limit: PluginLimits.maxTextBytes, fail: paramField("doc")) ?? ""
             let isNumber = p.type == Int32(MG_PARAM_DOUBLE.rawValue) || p.type == Int32(MG_PARAM_INT.rawValue)
@@ -136,12 +193,26 @@ struct CPluginNodeType: @unchecked Sendable {
             }
         }
         self.path = path
-        self.desc = desc
+        self.desc = d
         self.params = params
-        info = NodeTypeInfo(name: name, doc: doc, category: .filter,
-                            inputs: [PortSpec("in", .video(formats), doc: "raw video")],
-                            outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
-                            params: params.map(\.spec), origin: path)
+        self.isVersion2 = version2
+        self.inputNames = inputNames
+        if version2 {
+            let same = d.flags & UInt32(MG_NODE_SAME_INPUT_SIZE) != 0
+            let inputs = inputNames.enumerated().map { k, n in
+                PortSpec(n, .video(formats), doc: k == 0 ? "raw video" : same ? "raw video; a scale or convert is inserted when it differs from '\(inputNames[0])'" : "raw video")
+            }
+            var v2 = NodeTypeInfo(name: name, doc: doc, category: .filter, inputs: inputs,
+                                  outputs: [PortSpec("out", .video(FormatCode.formats), doc: "raw video of the size and format the plugin chooses from its inputs'")],
+                                  params: params.map(\.spec) + (inputCount > 1 ? ParamSpec.list(SyncParams.all) : []), origin: path)
+            if same { v2.matchedInputs = [.videoGeometry] }
+            info = v2
+        } else {
+            info = NodeTypeInfo(name: name, doc: doc, category: .filter,
+                                inputs: [PortSpec("in", .video(formats), doc: "raw video")],
+                                outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
+                                params: params.map(\.spec), origin: path)
+        }
     }
 }
 

@@ -20,7 +20,7 @@ final class CPluginNode: VideoNode {
     }
 
     deinit {
-        if let instance { type.desc.pointee.destroy(instance) }
+        if let instance { type.desc.destroy(instance) }
     }
 
     /// "plugin FILE, node TYPE 'id'": where a message comes from.
@@ -37,41 +37,19 @@ final class CPluginNode: VideoNode {
 
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard let v = inputs.first?.format.video else { throw NodeFailure("\(origin): expected raw video") }
-        let d = type.desc.pointee
+        let d = type.desc
         clearError()
         guard let inst = d.create(d.node_data, Int32(v.width), Int32(v.height), FormatCode.code(v.pixelFormat), &error) else {
             throw failure("create failed for \(v.width)x\(v.height) \(v.pixelFormat)")
         }
         instance = inst
-        for (k, param) in type.params.enumerated() {
-            var value = mg_param_value()
-            value.type = Int32(param.cType.rawValue)
-            clearError()
-            let status: Int32
-            switch param {
-            case .string(let key):
-                status = params[key].withCString { cs in
-                    value.string = cs
-                    return d.set_param!(inst, Int32(k), &value, &error)
-                }
-            case .bool(let key):
-                value.number = params[key] ? 1 : 0
-                status = d.set_param!(inst, Int32(k), &value, &error)
-            case .int(let key):
-                value.number = Double(params[key])
-                status = d.set_param!(inst, Int32(k), &value, &error)
-            case .double(let key):
-                value.number = params[key]
-                status = d.set_param!(inst, Int32(k), &value, &error)
-            }
-            if status != 0 { throw failure("param '\(param.spec.name)' was refused") }
-        }
+        if let refused = type.setParams(params, on: inst, error: &error) { throw failure("param '\(refused)' was refused") }
         return [inputs[0].format]
     }
 
     func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let inst = instance else { throw NodeFailure("\(origin): process before configure") }
-        let d = type.desc.pointee
+        let d = type.desc
         let n = frameNumber
         frameNumber += 1
         let pts = frame.pts, tb = frame.timeBase
@@ -103,7 +81,7 @@ final class CPluginNode: VideoNode {
     }
 
     func finish(output: NodeOutput) throws {
-        guard let inst = instance, let flush = type.desc.pointee.flush else { return }
+        guard let inst = instance, let flush = type.desc.flush else { return }
         clearError()
         if flush(inst, &error) != 0 { throw failure("flush failed") }
     }

@@ -2,8 +2,24 @@ import CMediaGraphPlugin
 import Foundation
 import MediaGraphCore
 
-/// A loaded frei0r filter effect (one shared library), described as the node type `frei0r.NAME`
-/// where NAME is the file name without `.so` (as ffmpeg's `frei0r=NAME` names it).
+/// What a frei0r library does, from its `plugin_type`: a filter (one input, `f0r_update`) or a
+/// mixer of two or three inputs (`f0r_update2`). Sources are not node types.
+public enum Frei0rKind: Sendable, Equatable {
+    case filter, mixer2, mixer3
+
+    /// Video inputs of the node type.
+    public var inputCount: Int {
+        switch self {
+        case .filter: return 1
+        case .mixer2: return 2
+        case .mixer3: return 3
+        }
+    }
+}
+
+/// A loaded frei0r effect (one shared library), described as the node type `frei0r.NAME` where
+/// NAME is the file name without `.so` (as ffmpeg's `frei0r=NAME` names it). Filters have one
+/// input `in`; mixers have `in`, `in1` (and `in2`), aligned by time by the engine.
 public struct Frei0rPlugin: Sendable {
     public let path: String
     /// `frei0r.NAME`.
@@ -13,27 +29,38 @@ public struct Frei0rPlugin: Sendable {
     public let pluginName: String
     public let author: String
     public let colorModel: Int32
+    public let kind: Frei0rKind
     let api: Frei0rAPI
-    let update: mgf0r_update_fn
-    /// frei0r's own param kinds, index for index with `info.params`.
+    /// frei0r's own param kinds, index for index with the first entries of `info.params` (a
+    /// mixer's sync params follow them).
     let paramKinds: [Int32]
 
     /// The size frei0r's specification asks frames to be a multiple of.
     public static let sizeMultiple = 8
 
-    /// Opens a frei0r library and reads its declaration; sources and mixers are refused.
+    /// Opens a frei0r library and reads its declaration; sources are refused (as unsupported).
     public init(path: String) throws {
         let lib = try SharedLibrary(path: path)
         let api = try Frei0rAPI(lib)
         _ = api.initialize()
-        guard let update = api.update else {
-            throw PluginError(file: path, "is not a frei0r filter: it exports no f0r_update", unsupported: true)
-        }
         var pi = mgf0r_plugin_info()
         api.getPluginInfo(&pi)
-        guard pi.plugin_type == MGF0R_TYPE_FILTER else {
-            let kind = [MGF0R_TYPE_SOURCE: "source", MGF0R_TYPE_MIXER2: "two-input mixer", MGF0R_TYPE_MIXER3: "three-input mixer"][pi.plugin_type] ?? "type \(pi.plugin_type)"
-            throw PluginError(file: path, "is a frei0r \(kind); only frei0r filters are supported", unsupported: true)
+        let kind: Frei0rKind
+        switch pi.plugin_type {
+        case MGF0R_TYPE_FILTER:
+            guard api.update != nil else {
+                throw PluginError(file: path, "is a frei0r filter but exports no f0r_update")
+            }
+            kind = .filter
+        case MGF0R_TYPE_MIXER2, MGF0R_TYPE_MIXER3:
+            guard api.update2 != nil else {
+                throw PluginError(file: path, "is a frei0r mixer but exports no f0r_update2")
+            }
+            kind = pi.plugin_type == MGF0R_TYPE_MIXER2 ? .mixer2 : .mixer3
+        case MGF0R_TYPE_SOURCE:
+            throw PluginError(file: path, "is a frei0r source; only frei0r filters and mixers are supported", unsupported: true)
+        default:
+            throw PluginError(file: path, "has unknown frei0r plugin_type \(pi.plugin_type); expected 0 (filter), 1 (source), 2 or 3 (mixers)")
         }
         let formats: [PixelFormat]
         switch pi.color_model {
@@ -50,7 +77,7 @@ public struct Frei0rPlugin: Sendable {
         }
         self.path = path
         self.api = api
-        self.update = update
+        self.kind = kind
         typeName = "frei0r." + base
         pluginName = try CText.read(pi.name, limit: PluginLimits.maxNameBytes, fail: field("name")) ?? base
         author = try CText.read(pi.author, limit: PluginLimits.maxTextBytes, fail: field("author")) ?? ""
@@ -61,7 +88,8 @@ public struct Frei0rPlugin: Sendable {
         defer { if let probe { api.destruct(probe) } }
         var params: [ParamSpec] = []
         var kinds: [Int32] = []
-        var used: Set<String> = []
+        // a mixer's own sync params keep their names; a frei0r param of the same name gets a suffix
+        var used: Set<String> = kind == .filter ? [] : Set(SyncParams.all.map(\.spec.name))
         for k in 0..<Int(pi.num_params) {
             var p = mgf0r_param_info()
             api.getParamInfo(&p, Int32(k))
@@ -95,102 +123,37 @@ public struct Frei0rPlugin: Sendable {
         paramKinds = kinds
         var explanation = (try CText.read(pi.explanation, limit: PluginLimits.maxTextBytes, fail: field("explanation")) ?? "").trimmingCharacters(in: .whitespaces)
         if !explanation.isEmpty && !".!?".contains(explanation.last!) { explanation += "." }
-        let doc = "frei0r \(pluginName) \(pi.major_version).\(pi.minor_version): \(explanation) Frame width and height must be multiples of \(Frei0rPlugin.sizeMultiple)."
-        info = NodeTypeInfo(name: typeName, doc: doc, category: .filter,
-                            inputs: [PortSpec("in", .video(formats), doc: "raw video, packed 32-bit pixels")],
-                            outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
-                            params: params, origin: path)
+        let sizeRule = "Frame width and height must be multiples of \(Frei0rPlugin.sizeMultiple)."
+        if kind == .filter {
+            info = NodeTypeInfo(name: typeName, doc: "frei0r \(pluginName) \(pi.major_version).\(pi.minor_version): \(explanation) \(sizeRule)",
+                                category: .filter,
+                                inputs: [PortSpec("in", .video(formats), doc: "raw video, packed 32-bit pixels")],
+                                outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
+                                params: params, origin: path)
+        } else {
+            let n = kind.inputCount
+            let names = (0..<n).map(Frei0rPlugin.inputName)
+            let inputs = names.enumerated().map { k, name in
+                PortSpec(name, .video(formats), doc: k == 0
+                    ? "raw video, packed 32-bit pixels (frei0r's inframe1); the output has its size and format"
+                    : "raw video (frei0r's inframe\(k + 1)); a scale or convert is inserted when it differs from '\(names[0])'")
+            }
+            var mixer = NodeTypeInfo(name: typeName, doc: "frei0r \(pluginName) \(pi.major_version).\(pi.minor_version): \(explanation) A \(n)-input mixer: inputs \(names.joined(separator: ", ")) aligned by time (Docs/multi-input.md). \(sizeRule)",
+                                     category: .filter, inputs: inputs,
+                                     outputs: [PortSpec("out", .video(formats), doc: "raw video of the first input's size and format")],
+                                     params: params + ParamSpec.list(SyncParams.all), origin: path)
+            mixer.matchedInputs = [.videoGeometry]
+            info = mixer
+        }
     }
+
+    /// The name of input `k` of a mixer: `in`, `in1`, `in2` (as `stack` names its inputs).
+    static func inputName(_ k: Int) -> String { k == 0 ? "in" : "in\(k)" }
 
     /// The factory to register with `info`.
     public var make: NodeRegistry.Factory {
         let plugin = self
-        return { setup in Frei0rNode(plugin: plugin, setup: setup) }
-    }
-}
-
-/// The frei0r functions of one library, looked up once.
-struct Frei0rAPI: Sendable {
-    let initialize: mgf0r_init_fn
-    let getPluginInfo: mgf0r_get_plugin_info_fn
-    let getParamInfo: mgf0r_get_param_info_fn
-    let construct: mgf0r_construct_fn
-    let destruct: mgf0r_destruct_fn
-    let setParam: mgf0r_set_param_value_fn
-    let getParam: mgf0r_get_param_value_fn
-    /// Absent in mixers (they export f0r_update2 only).
-    let update: mgf0r_update_fn?
-
-    init(_ lib: SharedLibrary) throws {
-        func f<T>(_ name: String, _ t: T.Type) throws -> T { try lib.function(name, as: t, kind: "frei0r") }
-        initialize = try f("f0r_init", mgf0r_init_fn.self)
-        getPluginInfo = try f("f0r_get_plugin_info", mgf0r_get_plugin_info_fn.self)
-        getParamInfo = try f("f0r_get_param_info", mgf0r_get_param_info_fn.self)
-        construct = try f("f0r_construct", mgf0r_construct_fn.self)
-        destruct = try f("f0r_destruct", mgf0r_destruct_fn.self)
-        setParam = try f("f0r_set_param_value", mgf0r_set_param_value_fn.self)
-        getParam = try f("f0r_get_param_value", mgf0r_get_param_value_fn.self)
-        update = lib.symbol("f0r_update").map { unsafeBitCast($0, to: mgf0r_update_fn.self) }
-    }
-}
-
-/// Converting frei0r param values to and from JSON.
-enum Frei0rParam {
-    static func read(_ api: Frei0rAPI, _ inst: UnsafeMutableRawPointer, index: Int32, kind: Int32) -> JSONValue? {
-        switch kind {
-        case MGF0R_PARAM_BOOL:
-            var v = 0.0
-            api.getParam(inst, &v, index)
-            return .bool(v >= 0.5, nil)
-        case MGF0R_PARAM_DOUBLE:
-            var v = 0.0
-            api.getParam(inst, &v, index)
-            return v.isFinite ? .number(v, nil) : nil
-        case MGF0R_PARAM_COLOR:
-            var c = mgf0r_color()
-            api.getParam(inst, &c, index)
-            return .array([Double(c.r), Double(c.g), Double(c.b)].map { .number($0, nil) }, nil)
-        case MGF0R_PARAM_POSITION:
-            var p = mgf0r_position()
-            api.getParam(inst, &p, index)
-            return .array([p.x, p.y].map { .number($0, nil) }, nil)
-        case MGF0R_PARAM_STRING:
-            var s: UnsafeMutablePointer<CChar>? = nil
-            api.getParam(inst, &s, index)
-            // a plugin's own text: bounded, an unterminated one reads as empty
-            let text = try? CText.read(s.map { UnsafePointer($0) }, limit: PluginLimits.maxTextBytes) { PluginError(file: "", $0) }
-            return .string(text ?? "", nil)
-        default:
-            return nil
-        }
-    }
-
-    static func write(_ api: Frei0rAPI, _ inst: UnsafeMutableRawPointer, index: Int32, kind: Int32, value: JSONValue) {
-        switch kind {
-        case MGF0R_PARAM_BOOL:
-            var v = (value.boolValue ?? false) ? 1.0 : 0.0
-            api.setParam(inst, &v, index)
-        case MGF0R_PARAM_DOUBLE:
-            var v = value.numberValue ?? 0
-            api.setParam(inst, &v, index)
-        case MGF0R_PARAM_COLOR:
-            let n = value.arrayValue?.compactMap(\.numberValue) ?? []
-            guard n.count == 3 else { return }
-            var c = mgf0r_color(r: Float(n[0]), g: Float(n[1]), b: Float(n[2]))
-            api.setParam(inst, &c, index)
-        case MGF0R_PARAM_POSITION:
-            let n = value.arrayValue?.compactMap(\.numberValue) ?? []
-            guard n.count == 2 else { return }
-            var p = mgf0r_position(x: n[0], y: n[1])
-            api.setParam(inst, &p, index)
-        case MGF0R_PARAM_STRING:
-            let s = value.stringValue ?? ""
-            s.withCString { cs in
-                var p: UnsafeMutablePointer<CChar>? = UnsafeMutablePointer(mutating: cs)
-                api.setParam(inst, &p, index)
-            }
-        default:
-            break
-        }
+        if kind == .filter { return { setup in Frei0rNode(plugin: plugin, setup: setup) } }
+        return { setup in Frei0rMixerNode(plugin: plugin, setup: setup) }
     }
 }

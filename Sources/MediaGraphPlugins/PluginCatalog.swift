@@ -29,7 +29,7 @@ public final class PluginCatalog {
     private var seenFiles: Set<String> = []
     public private(set) var loaded: [Loaded] = []
     public private(set) var failures: [PluginError] = []
-    /// Valid plugins of kinds this host does not run (frei0r sources and mixers).
+    /// Valid plugins of kinds this host does not run (frei0r sources).
     public private(set) var skipped: [PluginError] = []
 
     public init(registry: NodeRegistry) {
@@ -64,7 +64,7 @@ public final class PluginCatalog {
         }
     }
 
-    /// Loads frei0r filter effects from the standard places.
+    /// Loads frei0r filters and mixers from the standard places.
     public func loadFrei0r(_ selection: Frei0rSelection, environment: [String: String]? = nil) {
         if case .none = selection { return }
         let found = environment.map { PluginSearch.frei0rFiles($0) } ?? PluginSearch.frei0rFiles()

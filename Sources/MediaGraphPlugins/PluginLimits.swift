@@ -10,6 +10,8 @@ public enum PluginLimits {
     public static let maxNodeTypes = 256
     /// Pixel formats one node type lists.
     public static let maxFormats = 16
+    /// Video inputs of one version-2 node type (MG_MAX_INPUTS).
+    public static let maxInputs = 16
     /// Params of one node type (MediaGraph or frei0r).
     public static let maxParams = 256
     /// Bytes of a name: plugin, version, node type, param.

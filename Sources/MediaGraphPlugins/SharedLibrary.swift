@@ -13,7 +13,8 @@ struct SharedLibrary {
         var st = stat()
         guard stat(path, &st) == 0 else { throw PluginError(file: path, "no such file") }
         guard (st.st_mode & S_IFMT) == S_IFREG else { throw PluginError(file: path, "not a regular file") }
-        guard let h = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+        // a bare file name would make dlopen search the library path instead of opening this file
+        guard let h = dlopen(path.contains("/") ? path : "./" + path, RTLD_NOW | RTLD_LOCAL) else {
             let why = dlerror().map { String(cString: $0) } ?? "unknown reason"
             throw PluginError(file: path, "not a loadable shared library (\(why))")
         }

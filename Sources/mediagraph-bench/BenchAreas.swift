@@ -23,5 +23,6 @@ enum BenchAreas {
         SyncBench.area,
         ConcatBench.area,
         OverlayBench.area,
+        FusionBench.area,
     ]
 }

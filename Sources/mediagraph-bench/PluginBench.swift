@@ -42,6 +42,12 @@ enum PluginBench {
     }
 
     static func run() {
+        interfaceCost()
+        print("")
+        Frei0rMixerBench.run()
+    }
+
+    static func interfaceCost() {
         let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().path
         let so = dir + "/libExampleFilters.so"
         let catalog = PluginCatalog(registry: BuiltinNodes.makeRegistry())

@@ -41,7 +41,7 @@ struct PluginsCommand: ParsableCommand {
         Console.out("frei0r effects (\(frei0r.count) filters) from \(PluginSearch.frei0rDirectories().joined(separator: ", ")):\n")
         for l in frei0r { Console.out("  \(l.nodeTypes.joined()) — \(l.name) — \(l.path)\n") }
         if !catalog.skipped.isEmpty {
-            Console.out("skipped (\(catalog.skipped.count) frei0r sources and mixers; only filters are nodes): " + catalog.skipped.map { $0.file.split(separator: "/").last.map(String.init) ?? $0.file }.joined(separator: ", ") + "\n")
+            Console.out("skipped (\(catalog.skipped.count) frei0r sources; only filters and mixers are nodes): " + catalog.skipped.map { $0.file.split(separator: "/").last.map(String.init) ?? $0.file }.joined(separator: ", ") + "\n")
         }
         if catalog.failures.isEmpty {
             Console.out("failed: none\n")

@@ -4,8 +4,8 @@ import MediaGraphKernels
 import MediaGraphNodes
 import Testing
 
-/// A run of colour filters becomes one pass (Docs/filters.md, "Fusion"): within the documented
-/// 2 LSB of running them one by one, the stage-by-stage switches reproduce separate runs byte for
+/// A run of colour filters becomes one pass (Docs/filters.md, "Fusion"): within the bound
+/// documented there of running them one by one, the stage-by-stage switches reproduce separate runs byte for
 /// byte, and `validate` says what was fused and why a neighbour was not.
 @Suite struct FusionTests {
     /// testsrc2 with noise at an odd size, so every colour region and many values occur.
@@ -87,7 +87,7 @@ import Testing
             let maps = try filters.map { try Self.colorMap($0, input: input) }
             #expect(worst <= ColorMapFusion.bound(maps), "chain \(k) \(filters): \(worst) LSB from stage by stage\n\(g.notes.joined(separator: "\n"))")
         }
-        #expect(fusedChains >= 12, "only \(fusedChains) of 16 chains fused")
+        #expect(fusedChains >= 6, "only \(fusedChains) of 16 chains fused")  // random params often leave 0…1, which ends a pass
     }
 
     /// `"fuse": false` (graph or node) keeps the filters apart: the same bytes as running each
@@ -126,13 +126,14 @@ import Testing
         """, in: dir)
         let r = try CLI.mediagraph("validate", g)
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.out.contains("  inv+sep+con (fused: invert+sepia+contrast) — inline\n"), "\(r.out)")
-        #expect(r.out.contains("note: fused 'inv', 'sep', 'con' (invert+sepia+contrast) into one pass 'inv+sep+con': 2 colour matrices, clamped to 0…1 after 'sep' (it can leave 0…1: (0, 0, 0) → (1.2, 1, 0.8)); within 2 LSB of stage-by-stage output (8-bit roundings skipped)\n"), "\(r.out)")
+        #expect(r.out.contains("  inv+sep (fused: invert+sepia) — inline\n"), "\(r.out)")
+        #expect(r.out.contains("note: fused 'inv', 'sep' (invert+sepia) into one pass 'inv+sep': one colour matrix; within 1 LSB of stage-by-stage output (8-bit roundings skipped)\n"), "\(r.out)")
+        #expect(r.out.contains("note: 'con' not fused with 'sep': 'sep' can leave 0…1 ((0, 0, 0) → (1.2, 1, 0.8)) and one matrix cannot clamp in between\n"), "\(r.out)")
         #expect(r.out.contains("note: 'gam' not fused with 'con': per-channel curves, not an affine colour map (curves and LUTs do not fuse yet)\n"), "\(r.out)")
         #expect(r.out.contains("note: 'sat' not fused with 'bri': its \"fuse\" param is false\n"), "\(r.out)")
         #expect(r.out.contains("note: 'hue' not fused with its consumers: its output feeds 2 nodes (fan-out)\n"), "\(r.out)")
         let stats = try CLI.mediagraph("run", "--quiet", "--stats", g)
-        #expect(stats.status == 0 && stats.stderr.contains("inv+sep+con"), "\(stats.stderr)")
+        #expect(stats.status == 0 && stats.stderr.contains("inv+sep"), "\(stats.stderr)")
     }
 
     @Test func liveChangeOfAFusedNodeSaysWhereItWent() throws {

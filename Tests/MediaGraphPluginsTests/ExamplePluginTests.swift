@@ -67,4 +67,39 @@ import Testing
         #expect(v.status == 2)
         #expect(v.stderr.contains("levels"), "\(v.stderr)")
     }
+
+    /// example.average, a two-input node written with PluginMixer (interface version 2), equals
+    /// ffmpeg's blend=all_mode=average ((a + b) / 2 rounded down) on two yuv420p inputs; with
+    /// an input of another size, validate shows the inserted scale (the type declares
+    /// sameInputSize).
+    @Test func averageMatchesFFmpegBlendAverage() throws {
+        let so = try plugin()
+        let dir = Tool.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let (w, h) = (96, 64)
+        let a = try Tool.testFrames(dir, width: w, height: h, format: "yuv420p", frames: 3)
+        let b = dir + "/b.yuv"
+        let g = try Tool.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "smptebars=s=\(w)x\(h):r=25", "-frames:v", "3",
+                                        "-pix_fmt", "yuv420p", "-f", "rawvideo", b])
+        #expect(g.status == 0, "\(g.stderr)")
+        func src(_ id: String, _ path: String) -> String {
+            "\"\(id)\": {\"type\": \"rawsrc\", \"params\": {\"path\": \"\(path)\", \"width\": \(w), \"height\": \(h), \"format\": \"yuv420p\"}}"
+        }
+        Tool.write("{\"nodes\": {\(src("a", a)), \(src("b", b)), \"m\": {\"type\": \"example.average\"}, \"o\": {\"type\": \"rawsink\", \"params\": {\"path\": \"\(dir)/out.yuv\"}}}, \"chains\": [[\"a\", \"m.in\"], [\"b\", \"m.in1\"], [\"m\", \"o\"]]}", to: dir + "/g.json")
+        let r = try Tool.mediagraph(["run", "-q", "--plugin", so, dir + "/g.json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let f = try Tool.run("ffmpeg", ["-v", "error", "-y",
+                                        "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w)x\(h)", "-r", "25", "-i", a,
+                                        "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "\(w)x\(h)", "-r", "25", "-i", b,
+                                        "-filter_complex", "[0][1]blend=all_mode=average", "-f", "rawvideo", dir + "/ref.yuv"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let out = Tool.read(dir + "/out.yuv"), ref = Tool.read(dir + "/ref.yuv")
+        #expect(out.count == w * h * 3 / 2 * 3)
+        #expect(out == ref, "example.average differs from ffmpeg's blend average at byte \(Frei0rMixerTests.firstDifference(out, ref))")
+        // sameInputSize: an input of another size gets a visible scale
+        Tool.write(#"{"nodes": {"a": {"type": "testsrc", "params": {"width": 64, "height": 48, "frames": 1}}, "b": {"type": "testsrc", "params": {"width": 32, "height": 24, "frames": 1}}, "m": {"type": "example.average"}, "o": {"type": "nullsink"}}, "chains": [["a", "m.in"], ["b", "m.in1"], ["m", "o"]]}"#, to: dir + "/s.json")
+        let v = try Tool.mediagraph(["validate", "--plugin", so, dir + "/s.json"])
+        #expect(v.status == 0, "\(v.stderr)")
+        #expect(v.out.contains("inserted 'auto_scale_m_in1' (scale): yuv420p 32x24 → yuv420p 64x48 before 'm.in1'"), "\(v.out)")
+    }
 }

@@ -59,5 +59,8 @@ typedef void (*mgf0r_destruct_fn)(void *instance);
 typedef void (*mgf0r_set_param_value_fn)(void *instance, void *param, int index);
 typedef void (*mgf0r_get_param_value_fn)(void *instance, void *param, int index);
 typedef void (*mgf0r_update_fn)(void *instance, double time, const uint32_t *in, uint32_t *out);
+/* mixers: inframe3 is NULL for a two-input mixer; sources get NULL inputs */
+typedef void (*mgf0r_update2_fn)(void *instance, double time, const uint32_t *inframe1,
+                                 const uint32_t *inframe2, const uint32_t *inframe3, uint32_t *outframe);
 
 #endif

@@ -3,15 +3,24 @@
  *
  * A plugin is a shared library exporting one function, `mediagraph_plugin_entry`, that returns a
  * descriptor of the node types it provides. The host checks `abi_version` first and refuses a
- * plugin built against another version of this header (the message names both versions).
+ * plugin built for a version it does not speak (it speaks 1 and 2; the message names both).
  *
- * Every node type is a video filter: one input port "in", one output port "out" carrying frames
- * of the same pixel format and size. Callbacks, in order, for each node instance:
+ * Version 1: every node type is a video filter, one input port "in", one output port "out"
+ * carrying frames of the same pixel format and size. Callbacks, in order, per node instance:
  *   create(width, height, format)  once, before any frame
  *   set_param(index, value)        once for every declared param (given or default value)
  *   process(in, out)               once per frame, in presentation order
  *   flush()                        when the input has ended
  *   destroy()                      always last, also after an error
+ *
+ * Version 2 adds, at the end of mg_node_desc, node types with 1…MG_MAX_INPUTS video inputs
+ * (aligned by time by the host) and an output whose size and format the plugin chooses from the
+ * inputs' formats: such a node sets `process_n`, and the host calls create_n(input formats),
+ * set_param(…), output_format(input formats, &output), process_n(inputs, out) per output time,
+ * flush(), destroy(). A node that leaves the version-2 fields zero is a version-1 filter, so
+ * version-1 sources compile unchanged against this header. The host still loads plugins built
+ * against version 1's header (their mg_node_desc is the shorter mg_node_desc_v1).
+ *
  * The host never calls one instance from two threads at once. Callbacks that can fail return
  * 0 on success and non-zero on failure, writing a one-line message into `error->message`.
  *
@@ -28,7 +37,10 @@ extern "C" {
 #endif
 
 /** The version of this interface. A plugin stores the value it was compiled with. */
-#define MG_PLUGIN_ABI_VERSION 1u
+#define MG_PLUGIN_ABI_VERSION 2u
+
+/** Most video inputs a version-2 node type declares. */
+#define MG_MAX_INPUTS 16
 
 /** The symbol the host looks up with dlsym. */
 #define MG_PLUGIN_ENTRY_SYMBOL "mediagraph_plugin_entry"
@@ -90,11 +102,22 @@ typedef struct mg_error {
 
 /** Node flags. */
 enum {
-    /** process() may be called with `in` and `out` describing the same planes. */
-    MG_NODE_IN_PLACE = 1u << 0
+    /** process() may be called with `in` and `out` describing the same planes (version 1 only). */
+    MG_NODE_IN_PLACE = 1u << 0,
+    /** Version 2: the host brings every input to the first one's size and pixel format (it inserts
+     *  visible scale/convert nodes), so create_n sees one input format. */
+    MG_NODE_SAME_INPUT_SIZE = 1u << 1
 };
 
-/** One node type. */
+/** A video format as version 2's create_n receives and sets it. */
+typedef struct mg_video_format {
+    int32_t format;  /**< an mg_pixel_format */
+    int32_t width;   /**< pixels */
+    int32_t height;  /**< rows */
+} mg_video_format;
+
+/** One node type. A version-1 node fills the fields up to `destroy`; a version-2 node sets
+ *  `process_n` and fills the version-2 fields (then `create` and `process` may be NULL). */
 typedef struct mg_node_desc {
     const char *name;                /**< the graph file's "type"; unique across all plugins */
     const char *doc;                 /**< one line */
@@ -115,14 +138,53 @@ typedef struct mg_node_desc {
     int (*flush)(void *instance, mg_error *error);
     /** Releases the instance. */
     void (*destroy)(void *instance);
+
+    /* ---- version 2 (a version-1 node leaves these zero) ---- */
+
+    /** Video inputs, 1…MG_MAX_INPUTS; required when process_n is set, else 0. */
+    int32_t input_count;
+    /** input_count port names (identifiers, unique), or NULL for "in", "in1", "in2", … */
+    const char *const *input_names;
+    /** Version 2's create: `inputs[k]` is input k's format. A new instance, or NULL with
+     *  `error` filled. Then set_param is called for every param, then output_format. */
+    void *(*create_n)(void *node_data, const mg_video_format *inputs, int32_t input_count, mg_error *error);
+    /** The output's format (may be NULL: the first input's): `output` comes set to the first
+     *  input's format and the plugin may change it (size 1…16384 each side, at most 2^26 pixels,
+     *  a known format). Params are set by now, so a param may decide the size. */
+    int (*output_format)(void *instance, const mg_video_format *inputs, int32_t input_count,
+                         mg_video_format *output, mg_error *error);
+    /** Version 2's process: one call per output time (the first input's frame times), with the
+     *  current frame of every input (`inputs[k]` NULL when input k has no frame at that time:
+     *  not started yet, or ended and hidden) and a fresh `out` of the output format. Setting it
+     *  makes the node a version-2 node. */
+    int (*process_n)(void *instance, const mg_frame *const *inputs, int32_t input_count,
+                     mg_frame *out, mg_error *error);
 } mg_node_desc;
+
+/** The node descriptor of version 1, as plugins built against version 1's header lay it out:
+ *  the host reads `nodes` as an array of these when `abi_version` is 1. */
+typedef struct mg_node_desc_v1 {
+    const char *name;
+    const char *doc;
+    const int32_t *formats;
+    int32_t format_count;
+    const mg_param_desc *params;
+    int32_t param_count;
+    uint32_t flags;
+    void *node_data;
+    void *(*create)(void *node_data, int32_t width, int32_t height, int32_t format, mg_error *error);
+    int (*set_param)(void *instance, int32_t index, const mg_param_value *value, mg_error *error);
+    int (*process)(void *instance, const mg_frame *in, mg_frame *out, mg_error *error);
+    int (*flush)(void *instance, mg_error *error);
+    void (*destroy)(void *instance);
+} mg_node_desc_v1;
 
 /** What mediagraph_plugin_entry returns; it stays valid while the library is loaded. */
 typedef struct mg_plugin_desc {
-    uint32_t abi_version;        /**< MG_PLUGIN_ABI_VERSION as the plugin was compiled; checked first */
+    uint32_t abi_version;        /**< MG_PLUGIN_ABI_VERSION as the plugin was compiled (1 or 2); checked first */
     const char *name;            /**< the plugin's name, for `mediagraph plugins` */
     const char *version;         /**< the plugin's own version text */
-    const mg_node_desc *nodes;
+    const mg_node_desc *nodes;   /**< mg_node_desc_v1 entries when abi_version is 1 */
     int32_t node_count;
 } mg_plugin_desc;
 

@@ -45,7 +45,7 @@ extension GraphInstantiation {
             }
             do {
                 for piece in try rule.fuse(members) {
-                    if let note = piece.note { g.notes.append(note) }
+                    if let note = piece.note { g.notes += note.split(separator: "\n").map(String.init) }
                     if let node = piece.node, let info = piece.info, piece.members.count > 1 {
                         replaced.append((piece.members.map { run[$0] }, node, info))
                     }
