@@ -8,6 +8,7 @@ enum BenchAreas {
     /// Add one line per area.
     static let all: [BenchArea] = [
         BenchArea(name: "engine", run: EngineBench.run),
+        GraphCostBench.area,
         BenchArea(name: "kernels", run: KernelBench.run),
         BenchArea(name: "codecs", run: CodecBench.run),
         MP4Bench.area,
