@@ -28,7 +28,7 @@ public struct ColorMatrixKernel: Sendable {
     }
 
     /// `order[k]` is the colour channel (0 r, 1 g, 2 b, 3 a) stored in byte k of a pixel.
-    private static func coefficients(_ t: ColorTransform, order: [Int]) -> [Float] {
+    static func coefficients(_ t: ColorTransform, order: [Int]) -> [Float] {
         let rows = t.effectiveRows, offset = t.effectiveOffset
         var c: [Float] = []
         for i in 0..<4 {

@@ -31,6 +31,7 @@ public enum BuiltinNodes {
         r.add(LUT3DFilter.self)
         r.add(ConvertNode.self)
         r.addAdapter(ConvertNode.adapter)
+        r.addFusion(ColorMapFusion.fusion)
         r.add(ScaleNode.self)
         r.addAdapter(ScaleNode.adapter)
         r.add(ResampleNode.self)

@@ -22,7 +22,7 @@ import Testing
         Case(name: "top level array", graph: "[]", status: 2, message: "g.json:1:1: error: a graph file must be a JSON object with \"nodes\" and \"chains\", found array"),
         Case(name: "no nodes", graph: "{ \"chains\": [] }", status: 2, message: "error: the graph has no \"nodes\""),
         Case(name: "unknown top-level key", graph: "{ \"nodes\": {}, \"chanis\": [] }", status: 2,
-             message: "g.json:1:26: error: unknown top-level key \"chanis\"; expected \"nodes\", \"chains\", \"plugins\" or \"description\" (did you mean \"chains\"?)"),
+             message: "g.json:1:26: error: unknown top-level key \"chanis\"; expected \"nodes\", \"chains\", \"plugins\", \"fuse\" or \"description\" (did you mean \"chains\"?)"),
         Case(name: "unknown node type", graph: "{ \"nodes\": { \"src\": { \"type\": \"tstsrc\" }, \(sink) }, \"chains\": [[\"src\", \"out\"]] }", status: 2,
              message: "g.json:1:31: error: node 'src': unknown node type 'tstsrc'; did you mean 'testsrc'?"),
         Case(name: "unknown param", graph: "{ \"nodes\": { \"src\": { \"type\": \"testsrc\", \"params\": { \"widht\": 64 } }, \(sink) }, \"chains\": [[\"src\", \"out\"]] }", status: 2,

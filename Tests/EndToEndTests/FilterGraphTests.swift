@@ -30,7 +30,7 @@ import Testing
         { "nodes": { "src": { "type": "testsrc", "params": { "width": 320, "height": 240, "frames": 40, "format": "rgba" } },
                      "inv": { "type": "invert" }, "sep": { "type": "sepia" }, "con": { "type": "contrast", "params": { "amount": 1.5 } },
                      "out": { "type": "nullsink" } },
-          "chains": [["src", "inv", "sep", "con", "out"]] }
+          "chains": [["src", "inv", "sep", "con", "out"]], "fuse": false }
         """, in: dir)
         let r = try CLI.mediagraph("run", "--quiet", "--stats", g)
         #expect(r.status == 0, "\(r.stderr)")

@@ -50,9 +50,9 @@ public enum GraphFile {
             throw GraphValidationError([.error("a graph file must be a JSON object with \"nodes\" and \"chains\", found \(root.typeName)",
                                                file: file, at: root.location)])
         }
-        for (key, value) in top where !["nodes", "chains", "plugins", "description"].contains(key) {
-            var msg = "unknown top-level key \"\(key)\"; expected \"nodes\", \"chains\", \"plugins\" or \"description\""
-            if let near = ClosestName.find(key, in: ["nodes", "chains", "plugins", "description"]) { msg += " (did you mean \"\(near)\"?)" }
+        for (key, value) in top where !["nodes", "chains", "plugins", "description", "fuse"].contains(key) {
+            var msg = "unknown top-level key \"\(key)\"; expected \"nodes\", \"chains\", \"plugins\", \"fuse\" or \"description\""
+            if let near = ClosestName.find(key, in: ["nodes", "chains", "plugins", "description", "fuse"]) { msg += " (did you mean \"\(near)\"?)" }
             problems.append(.error(msg, file: file, at: value.location))
         }
 
@@ -137,6 +137,12 @@ public enum GraphFile {
             } else {
                 problems.append(.error("\"chains\" must be an array of chains, found \(chains.typeName)", file: file, at: chains.location))
             }
+        }
+
+        // fuse: false keeps every stage separate (bit-exact stage-by-stage output)
+        if let fuse = root["fuse"] {
+            if let b = fuse.boolValue { spec.fuse = b }
+            else { problems.append(.error("\"fuse\" must be true or false, found \(fuse.typeName) \(fuse.brief)", file: file, at: fuse.location)) }
         }
 
         // plugins

@@ -18,6 +18,7 @@ extension GraphPlan {
     public func instantiate(stop: StopFlag = StopFlag(), for purpose: GraphPurpose = .run) throws -> ValidatedGraph {
         var builder = GraphInstantiation(plan: self, stop: stop, purpose: purpose)
         for n in order { builder.instantiateNode(n) }
+        if !builder.problems.contains(where: { $0.severity == .error }) { builder.fuseStages() }
         if builder.problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(builder.problems + warnings) }
         return builder.graph
     }

@@ -53,6 +53,8 @@ public struct GraphPlan: Sendable {
     /// The graph as written.
     public let spec: GraphSpec
     var adapters: [Adapter] = []
+    /// The stage families registered when the plan was made (`StageFusion`).
+    var fusions: [StageFusion] = []
 
     init(spec: GraphSpec) { self.spec = spec }
 

@@ -15,6 +15,7 @@ extension GraphPlan {
         orderTopologically(problems: &problems)
         if problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(problems + warnings) }
         adapters = registry.adapters.map { Adapter(adapter: $0, entry: registry.entry($0.nodeType)) }
+        fusions = registry.fusions
     }
 
     /// Phase 1: every node's type is known and its id unique, its params validated (defaults

@@ -55,6 +55,9 @@ public struct GraphSpec: Sendable {
             self.location = location
         }
     }
+    /// Whether runs of point-wise stages may become one pass (`StageFusion`); false keeps every
+    /// node its own stage (the graph file's `"fuse": false`), for bit-exact stage-by-stage output.
+    public var fuse: Bool = true
     /// The file the graph came from, for messages; nil for graphs built in code.
     public var file: String?
     /// Directory that relative paths in params are taken against.

@@ -13,6 +13,8 @@ public final class NodeRegistry: @unchecked Sendable {
     public private(set) var entries: [String: Entry] = [:]
     /// Node types the graph may insert where formats do not meet, tried in this order.
     public private(set) var adapters: [FormatAdapter] = []
+    /// Families of point-wise stages the graph may fuse into one pass, tried in this order.
+    public private(set) var fusions: [StageFusion] = []
 
     public init() {}
 
@@ -33,6 +35,9 @@ public final class NodeRegistry: @unchecked Sendable {
 
     /// Lets the graph insert `adapter.nodeType` where an edge's formats do not meet.
     public func addAdapter(_ adapter: FormatAdapter) { adapters.append(adapter) }
+
+    /// Lets the graph fuse runs of the stages of `fusion`'s family into one pass.
+    public func addFusion(_ fusion: StageFusion) { fusions.append(fusion) }
 
     /// Type names in alphabetical order.
     public var typeNames: [String] { entries.keys.sorted() }

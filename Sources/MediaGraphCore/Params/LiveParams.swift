@@ -53,6 +53,9 @@ extension GraphRunner {
     /// buffer, so frames before that use the old value and frames after it the new one.
     public func setParam(node id: String, _ name: String, to value: JSONValue) throws {
         guard let i = declarations.firstIndex(where: { $0.id == id }) else {
+            if let fused = running.first(where: { ($0.instance as? FusedStagesNode)?.memberIds.contains(id) == true }) {
+                throw ParamChangeError(message: "node '\(id)' runs fused into '\(fused.id)' (see `mediagraph validate`); give it \"fuse\": false to change its params while the graph runs")
+            }
             throw ParamChangeError(message: "no node '\(id)' in the graph; nodes: " + declarations.map(\.id).joined(separator: ", "))
         }
         let n = declarations[i]

@@ -7,7 +7,7 @@ public enum FilterReference {
     /// filter has, is left out.
     public static func paramsCell(_ info: NodeTypeInfo) -> String {
         var groups: [(key: String, names: [String])] = []
-        for p in info.params where p.name != "threads" {
+        for p in info.params where p.name != "threads" && p.name != "fuse" {
             let key = describe(p)
             if let i = groups.firstIndex(where: { $0.key == key }) { groups[i].names.append(p.name) } else { groups.append((key, [p.name])) }
         }

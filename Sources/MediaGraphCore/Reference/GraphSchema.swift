@@ -39,6 +39,8 @@ public enum GraphSchema {
             ("required", .arr([.str("nodes"), .str("chains")])),
             ("properties", .obj([
                 ("description", .obj([("type", .str("string"))])),
+                ("fuse", .obj([("type", .str("boolean")),
+                               ("description", .str("false keeps every filter its own pass (bit-exact stage-by-stage output); default true"))])),
                 ("plugins", .obj([("type", .str("array")), ("items", .obj([("type", .str("string"))])),
                                   ("description", .str("plugin files or directories, relative to the graph file"))])),
                 ("nodes", .obj([("type", .str("object")),

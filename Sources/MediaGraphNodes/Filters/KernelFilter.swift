@@ -42,12 +42,18 @@ extension LUT3DKernel: FrameKernel {}
 open class KernelFilter: VideoNode, LiveParamsNode {
     /// The `threads` param every kernel filter has.
     public static let threadsParam = Param<Int>("threads", 0...256, default: 0, doc: "threads for the row bands (0 = all cores)")
+    /// The `fuse` param every kernel filter has (Docs/filters.md, "Fusion").
+    public static let fuseParam = Param<Bool>("fuse", default: true,
+                                              doc: "false keeps this filter its own pass (bit-exact stage-by-stage output); true lets a run of colour filters become one pass")
 
     private(set) var kernel: FrameKernel
     let threads: Int
+    /// Whether this filter may join a fused run (`fuse` param).
+    let fuse: Bool
 
     public required init(setup: NodeSetup) throws {
         threads = setup.params[Self.threadsParam]
+        fuse = setup.params[Self.fuseParam]
         kernel = try Self.kernel(for: setup.params)
     }
 
@@ -67,7 +73,7 @@ open class KernelFilter: VideoNode, LiveParamsNode {
         NodeTypeInfo(name: name, doc: doc, category: .filter,
                      inputs: [PortSpec("in", .video(formats), doc: "raw video")],
                      outputs: [PortSpec("out", .video(formats), doc: "raw video, same format")],
-                     params: ParamSpec.list(params) + [threadsParam.spec])
+                     params: ParamSpec.list(params) + [threadsParam.spec, fuseParam.spec])
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
@@ -87,6 +93,31 @@ open class KernelFilter: VideoNode, LiveParamsNode {
     /// again from the new values.
     public func update(params: ParamValues) throws {
         kernel = try Self.kernel(for: params)
+    }
+}
+
+/// Every kernel filter is a point-wise stage of the colour-map family; those whose kernel is an
+/// affine colour map (`colorMap`) on rgba/bgra fuse (`ColorMapFusion`).
+extension KernelFilter: PointwiseStage {
+    public var fusionFamily: String { ColorMapFusion.family }
+
+    public func fusionBlocker(format: MediaFormat) -> String? {
+        if !fuse { return "its \"fuse\" param is false" }
+        guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {
+            return "colour maps fuse on rgba/bgra frames, it gets \(format.video?.pixelFormat.rawValue ?? "\(format)")"
+        }
+        if colorMap == nil {
+            let what = kernel is ChannelCurvesKernel ? "per-channel curves" : kernel is LUT3DKernel ? "a 3D LUT" : "its kernel"
+            return "\(what), not an affine colour map (curves and LUTs do not fuse yet)"
+        }
+        return nil
+    }
+
+    /// The kernel as an affine colour map on rgba/bgra, when it is one.
+    public var colorMap: ColorTransform? {
+        if let matrix = kernel as? ColorMatrixKernel { return matrix.transform }
+        if kernel is InvertKernel { return .invert }
+        return nil
     }
 }
 

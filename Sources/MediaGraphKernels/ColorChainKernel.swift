@@ -1,0 +1,163 @@
+import MediaGraphCore
+
+/// Runs several colour maps on rgba/bgra frames in one pass: each pixel goes through every map
+/// in turn in Float, clamped to 0…255 between maps but not rounded, then rounded once to 8 bits
+/// (ties to even) and clamped. One map is `ColorMatrixKernel` itself.
+///
+/// The fusion of colour filters composes every stretch whose intermediates cannot leave 0…1
+/// into one map (`ColorTransform.then`), so a map here ends where a clamp is needed. Pixels go
+/// through in chunks: unpacked to four Float rows on the stack, each map one vectorizable loop
+/// over the chunk, then packed.
+public struct ColorChainKernel: Sendable {
+    /// The maps, first applied first.
+    public let transforms: [ColorTransform]
+    private let single: ColorMatrixKernel?
+    private let rgba: [ColorMatrixKernel.Matrix]
+    private let bgra: [ColorMatrixKernel.Matrix]
+    private let rgbaStorage: [[Float]]
+    private let bgraStorage: [[Float]]
+    private let keepsAlpha: Bool
+
+    public init(_ transforms: [ColorTransform]) {
+        self.transforms = transforms
+        single = transforms.count == 1 ? ColorMatrixKernel(transforms[0]) : nil
+        rgbaStorage = transforms.map { ColorMatrixKernel.coefficients($0, order: [0, 1, 2, 3]) }
+        bgraStorage = transforms.map { ColorMatrixKernel.coefficients($0, order: [2, 1, 0, 3]) }
+        rgba = rgbaStorage.map { c in c.withUnsafeBufferPointer { ColorMatrixKernel.Matrix($0) } }
+        bgra = bgraStorage.map { c in c.withUnsafeBufferPointer { ColorMatrixKernel.Matrix($0) } }
+        keepsAlpha = transforms.allSatisfy(\.keepsAlpha)
+    }
+
+    /// Whether the maps together change nothing.
+    public var isIdentity: Bool { transforms.allSatisfy(\.isIdentity) }
+
+    /// Applies the maps from `source` into `destination` (same format and size; may be the same
+    /// memory) on `threads` threads (0 = all cores).
+    public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
+        if let single { return try single.run(source: source, destination: destination, threads: threads) }
+        try FrameCheck.validate(kernel: "colorchain", source: source, destination: destination, accepted: ColorMatrixKernel.formats)
+        let maps = source.format == .bgra ? bgra : rgba
+        let keepsAlpha = keepsAlpha
+        let width = source.width
+        maps.withUnsafeBufferPointer { maps in
+            RowBands.run(rows: source.height, threads: threads) { band in
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * Self.chunk) { buffer in
+                    let c = buffer.baseAddress!
+                    for y in band {
+                        let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                        let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                        var x = 0
+                        while x < width {
+                            let n = min(Self.chunk, width - x)
+                            Self.unpack(s + 4 * x, n, c)
+                            for k in 0..<maps.count {
+                                if keepsAlpha {
+                                    Self.applyRGB(maps[k], n, c, clamp: k < maps.count - 1)
+                                } else {
+                                    Self.applyRGBA(maps[k], n, c, clamp: k < maps.count - 1)
+                                }
+                            }
+                            if keepsAlpha { Self.packKeepingAlpha(s + 4 * x, d + 4 * x, n, c) } else { Self.pack(d + 4 * x, n, c) }
+                            x += n
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Pixels per chunk: four Float rows of it (4 KiB) stay in L1.
+    static let chunk = 256
+
+    /// Bytes 0…3 of each pixel into rows c[0..<chunk], c[chunk..<2chunk], … (memory order).
+    @inline(never)
+    static func unpack(_ s: UnsafeRawPointer, _ n: Int, _ c: UnsafeMutablePointer<Float>) {
+        let c1 = c + chunk, c2 = c + 2 * chunk, c3 = c + 3 * chunk
+        for i in 0..<n {
+            let p = s.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)
+            c[i] = Float(Int32(bitPattern: p & 0xFF))
+            c1[i] = Float(Int32(bitPattern: (p >> 8) & 0xFF))
+            c2[i] = Float(Int32(bitPattern: (p >> 16) & 0xFF))
+            c3[i] = Float(Int32(bitPattern: p >> 24))
+        }
+    }
+
+    /// One map on the colour rows (alpha kept), clamped to 0…255 when another map follows.
+    @inline(never)
+    static func applyRGB(_ m: ColorMatrixKernel.Matrix, _ n: Int, _ c: UnsafeMutablePointer<Float>, clamp: Bool) {
+        let c1 = c + chunk, c2 = c + 2 * chunk, c3 = c + 3 * chunk
+        let readsAlpha = m.m03 != 0 || m.m13 != 0 || m.m23 != 0
+        for i in 0..<n {
+            let v0 = c[i], v1 = c1[i], v2 = c2[i]
+            var r0 = m.m00 * v0 + m.m01 * v1 + m.m02 * v2 + m.o0
+            var r1 = m.m10 * v0 + m.m11 * v1 + m.m12 * v2 + m.o1
+            var r2 = m.m20 * v0 + m.m21 * v1 + m.m22 * v2 + m.o2
+            if readsAlpha {
+                let a = c3[i]
+                r0 += m.m03 * a
+                r1 += m.m13 * a
+                r2 += m.m23 * a
+            }
+            if clamp {
+                r0 = clamp255(r0)
+                r1 = clamp255(r1)
+                r2 = clamp255(r2)
+            }
+            c[i] = r0
+            c1[i] = r1
+            c2[i] = r2
+        }
+    }
+
+    /// One map on all four rows.
+    @inline(never)
+    static func applyRGBA(_ m: ColorMatrixKernel.Matrix, _ n: Int, _ c: UnsafeMutablePointer<Float>, clamp: Bool) {
+        let c1 = c + chunk, c2 = c + 2 * chunk, c3 = c + 3 * chunk
+        for i in 0..<n {
+            let v0 = c[i], v1 = c1[i], v2 = c2[i], v3 = c3[i]
+            var r0 = m.m00 * v0 + m.m01 * v1 + m.m02 * v2 + m.m03 * v3 + m.o0
+            var r1 = m.m10 * v0 + m.m11 * v1 + m.m12 * v2 + m.m13 * v3 + m.o1
+            var r2 = m.m20 * v0 + m.m21 * v1 + m.m22 * v2 + m.m23 * v3 + m.o2
+            var r3 = m.m30 * v0 + m.m31 * v1 + m.m32 * v2 + m.m33 * v3 + m.o3
+            if clamp {
+                r0 = clamp255(r0)
+                r1 = clamp255(r1)
+                r2 = clamp255(r2)
+                r3 = clamp255(r3)
+            }
+            c[i] = r0
+            c1[i] = r1
+            c2[i] = r2
+            c3[i] = r3
+        }
+    }
+
+    /// `v > 0 ? v : 0` then `v < 255 ? v : 255`: the forms LLVM turns into maxps/minps.
+    @inline(__always)
+    static func clamp255(_ v: Float) -> Float {
+        let low = v > 0 ? v : 0
+        return low < 255 ? low : 255
+    }
+
+    /// Rounds and clamps the colour rows into bytes 0…2, alpha copied from the source pixel.
+    @inline(never)
+    static func packKeepingAlpha(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, _ n: Int, _ c: UnsafeMutablePointer<Float>) {
+        let c1 = c + chunk, c2 = c + 2 * chunk
+        for i in 0..<n {
+            let alpha = s.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self) & 0xFF00_0000
+            let p = ColorMatrixKernel.toByte(c[i]) | ColorMatrixKernel.toByte(c1[i]) << 8 | ColorMatrixKernel.toByte(c2[i]) << 16
+            d.storeBytes(of: p | alpha, toByteOffset: 4 * i, as: UInt32.self)
+        }
+    }
+
+    /// Rounds and clamps all four rows into bytes.
+    @inline(never)
+    static func pack(_ d: UnsafeMutableRawPointer, _ n: Int, _ c: UnsafeMutablePointer<Float>) {
+        let c1 = c + chunk, c2 = c + 2 * chunk, c3 = c + 3 * chunk
+        for i in 0..<n {
+            let p = ColorMatrixKernel.toByte(c[i]) | ColorMatrixKernel.toByte(c1[i]) << 8
+                | ColorMatrixKernel.toByte(c2[i]) << 16 | ColorMatrixKernel.toByte(c3[i]) << 24
+            d.storeBytes(of: p, toByteOffset: 4 * i, as: UInt32.self)
+        }
+    }
+}
