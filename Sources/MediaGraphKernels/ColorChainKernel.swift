@@ -40,7 +40,7 @@ public struct ColorChainKernel: Sendable {
         let maps = source.format == .bgra ? bgra : rgba
         let keepsAlpha = keepsAlpha
         let width = source.width
-        maps.withUnsafeBufferPointer { maps in
+        _ = maps.withUnsafeBufferPointer { maps in
             RowBands.run(rows: source.height, threads: threads) { band in
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: 4 * Self.chunk) { buffer in
                     let c = buffer.baseAddress!
