@@ -90,9 +90,18 @@ enum CLI {
         return false
     }
 
+    /// The directory every `tempDir()` of this test process lives in; removed when the process
+    /// exits, so repeated test runs do not fill the system's temporary directory.
+    static let processTempDir: String = {
+        let d = NSTemporaryDirectory() + "mg-e2e-\(getpid())"
+        try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(atPath: NSTemporaryDirectory() + "mg-e2e-\(getpid())") }
+        return d
+    }()
+
     /// A fresh temporary directory.
     static func tempDir() -> String {
-        let d = NSTemporaryDirectory() + "mg-e2e-" + UUID().uuidString
+        let d = processTempDir + "/" + UUID().uuidString
         try? FileManager.default.createDirectory(atPath: d, withIntermediateDirectories: true)
         return d
     }

@@ -182,7 +182,7 @@ final class KeepingSink: RegisteredNode {
     }
 
     static func identityCube() throws -> String {
-        let path = NSTemporaryDirectory() + "/mg-params-identity-\(getpid()).cube"
+        let path = CLI.processTempDir + "/identity.cube"
         var text = "LUT_3D_SIZE 2\n"
         for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { text += "\(r) \(g) \(b)\n" } } }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
