@@ -70,6 +70,8 @@ extension MP4Muxer {
         do {
             size = try writePayload(s, t, to: file, sampleNumber: t.table.count)
         } catch let e as MP4IOError {
+            // written behind, the failure may be an earlier sample's: its offset says which
+            if case .sampleIO = ioFailure(e) { throw ioFailure(e) }
             throw MP4MuxerError.sampleIO(track: t.description.name, sample: t.table.count, e)
         }
         t.table.add(size: size, pts: s.pts, dts: s.dts, duration: s.duration, isSync: s.isSync || !t.description.isVideo)

@@ -186,7 +186,7 @@ public final class MP4Muxer {
         } catch let e as MP4MuxerError {
             throw fail(e)
         } catch let e as MP4IOError {
-            throw fail(.io(e))
+            throw fail(ioFailure(e))
         }
     }
 
@@ -219,7 +219,7 @@ public final class MP4Muxer {
         } catch let e as MP4MuxerError {
             throw fail(e)
         } catch let e as MP4IOError {
-            throw fail(.io(e))
+            throw fail(ioFailure(e))
         }
         state = .completed
     }

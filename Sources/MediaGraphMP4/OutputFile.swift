@@ -21,6 +21,11 @@ final class OutputFile {
         do { try writer.write(bytes) } catch { throw MP4IOError(error) }
     }
 
+    /// A packet's bytes: large ones are kept and written on another thread, not copied.
+    func write(_ bytes: PacketBytes) throws {
+        do { try writer.write(bytes) } catch { throw MP4IOError(error) }
+    }
+
     func write(_ raw: UnsafeRawBufferPointer) throws {
         do { try writer.write(raw) } catch { throw MP4IOError(error) }
     }

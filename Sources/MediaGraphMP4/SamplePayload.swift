@@ -101,7 +101,7 @@ extension MP4Muxer {
             try file.write(scratch)
             return scratch.count
         }
-        try s.data.withUnsafeBytes { try file.write($0) }
+        try file.write(s.data)
         return s.data.count
     }
 }

@@ -6,8 +6,11 @@ import Glibc
 /// headers, rows of a frame — become few system calls, while large ones (a video packet) go to
 /// the kernel from their own memory, behind what is buffered, in one `writev`: no staging copy.
 /// A file that will be kept has its writeback started as it grows, on another thread
-/// (`BackgroundWriteback`), so the `fsync` of `commit` finds little left to write. Every failure is
-/// a `FileError` naming the output path and the byte offset. Not thread-safe: one writer per thread.
+/// (`BackgroundWriteback`), so the `fsync` of `commit` finds little left to write. Such a file is
+/// also written behind (`WriteBehind`): packets and arrays handed over whole, and the staging
+/// buffer when full, are written on another thread while the caller goes on. Every failure is a
+/// `FileError` naming the output path and the byte offset (a failure behind is thrown by a later
+/// call, at the latest by `flush` or `commit`). Not thread-safe: one writer per thread.
 public final class FileWriter {
     /// Writes at least this large skip the buffer (smaller ones are cheaper copied and batched).
     public static let directWriteSize = 64 << 10
@@ -15,7 +18,8 @@ public final class FileWriter {
     public let path: String
     private let file: PendingFile?
     private let fd: Int32
-    private let buffer: UnsafeMutablePointer<UInt8>
+    /// The staging buffer (WriteBehind's when writing behind, handed over when full).
+    private var buffer: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var buffered = 0
     /// Bytes written so far, buffered ones included: the offset of the next write.
@@ -25,9 +29,13 @@ public final class FileWriter {
     private let vectors: UnsafeMutablePointer<iovec>
     /// Early writeback, for a regular file that is to be kept.
     private let writeback: BackgroundWriteback?
+    /// Writing on another thread, for a regular file that is to be kept.
+    private let behind: WriteBehind?
 
-    /// Opens `path` for writing ("-": standard output, written directly).
-    public init(path: String, placement: PendingFile.Placement = .onCommit, bufferSize: Int = 1 << 20) throws(FileError) {
+    /// Opens `path` for writing ("-": standard output, written directly). `writeBehind` nil: on
+    /// another thread when the output is a regular file to be kept (tests force either way).
+    public init(path: String, placement: PendingFile.Placement = .onCommit, bufferSize: Int = 1 << 20,
+                writeBehind: Bool? = nil) throws(FileError) {
         self.path = path
         if path == "-" {
             file = nil
@@ -38,21 +46,49 @@ public final class FileWriter {
             fd = f.descriptor
         }
         capacity = max(4096, bufferSize)
-        buffer = .allocate(capacity: capacity)
         vectors = .allocate(capacity: 2)
         var st = stat()
         let keptRegularFile = file != nil && placement != .never && fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         writeback = keptRegularFile ? BackgroundWriteback(descriptor: fd) : nil
+        if writeBehind ?? keptRegularFile {
+            let b = WriteBehind(descriptor: fd, path: path, stagingCapacity: capacity, writeback: writeback)
+            behind = b
+            buffer = b.takeStaging()
+        } else {
+            behind = nil
+            buffer = .allocate(capacity: capacity)
+        }
     }
 
     deinit {
+        behind?.finish()
         writeback?.drain()
         if !closed { file?.discard() }
-        buffer.deallocate()
+        if behind == nil { buffer.deallocate() }   // else WriteBehind's, freed with it
         vectors.deallocate()
     }
 
+    /// Writes a packet's bytes; large ones are kept, not copied, and written behind.
+    public func write(_ bytes: PacketBytes) throws(FileError) {
+        if let behind, bytes.count >= min(FileWriter.directWriteSize, capacity / 2) {
+            try handOverStaging()
+            try behind.submit(.packet(bytes), count: bytes.count, at: position)
+            position += UInt64(bytes.count)
+            return
+        }
+        let failure = bytes.withUnsafeBytes { raw -> FileError? in
+            do throws(FileError) { try write(raw); return nil } catch { return error }
+        }
+        if let failure { throw failure }
+    }
+
     public func write(_ bytes: [UInt8]) throws(FileError) {
+        if let behind, bytes.count >= min(FileWriter.directWriteSize, capacity / 2) {
+            try handOverStaging()
+            try behind.submit(.array(bytes), count: bytes.count, at: position)
+            position += UInt64(bytes.count)
+            return
+        }
         // withUnsafeBytes rethrows untyped errors: carry the typed one out by value
         let failure = bytes.withUnsafeBytes { raw -> FileError? in
             do throws(FileError) { try write(raw); return nil } catch { return error }
@@ -68,23 +104,48 @@ public final class FileWriter {
     public func write(_ p: UnsafeRawPointer, count: Int) throws(FileError) {
         guard count > 0 else { return }
         if count >= min(FileWriter.directWriteSize, capacity / 2) {
+            if let behind {
+                // memory that is not ours to keep: written here, after what waits behind
+                try handOverStaging()
+                try behind.drain()
+            }
             try writeGathered(p, count)
         } else {
-            if buffered + count > capacity { try flush() }
+            if buffered + count > capacity {
+                if behind != nil { try handOverStaging() } else { try flush() }
+            }
             (buffer + buffered).update(from: p.assumingMemoryBound(to: UInt8.self), count: count)
             buffered += count
         }
         position += UInt64(count)
     }
 
-    /// Hands the buffered bytes to the kernel.
+    /// Hands the buffered bytes to the kernel (and waits for everything written behind).
     public func flush() throws(FileError) {
+        if let behind {
+            try handOverStaging()
+            try behind.drain()
+            return
+        }
         if buffered == 0 { return }
         let start = position - UInt64(buffered)
         let n = buffered
         buffered = 0
         try writeAll(UnsafeRawPointer(buffer), n, at: start)
         writeback?.written(upTo: position)
+    }
+
+    /// Gives the staging buffer, if it holds bytes, to be written behind, and takes an empty one.
+    private func handOverStaging() throws(FileError) {
+        guard let behind else { return }
+        if buffered == 0 {
+            if let failure = behind.firstFailure { throw failure }
+            return
+        }
+        let n = buffered
+        buffered = 0
+        try behind.submit(.staging(buffer, n), count: n, at: position - UInt64(n))
+        buffer = behind.takeStaging()
     }
 
     /// The buffered bytes and then `count` bytes at `p`, in one system call when the kernel takes
@@ -200,6 +261,7 @@ public final class FileWriter {
             throw error
         }
         closed = true
+        behind?.finish()
         writeback?.drain()
         try file?.commit()
     }
@@ -208,6 +270,7 @@ public final class FileWriter {
     public func discard() {
         guard !closed else { return }
         closed = true
+        behind?.finish()
         writeback?.drain()
         file?.discard()
     }
