@@ -11,6 +11,14 @@ import Testing
         #expect(Rational(parsing: "1/0") == nil)
     }
 
+    @Test func inverseOfZeroIsNoneNotATrap() {
+        #expect(Rational(0, 1).inverse == nil)
+        #expect(Rational(30000, 1001).inverse == Rational(1001, 30000))
+        #expect(Rational(-25, 1).inverse == Rational(-1, 25))
+        // a format made from a zero rate gets a usable time base, not a trap
+        #expect(VideoFormat(pixelFormat: .rgba, width: 2, height: 2, frameRate: Rational(0, 1)).timeBase == Rational(1, 25))
+    }
+
     @Test func mediaTimeComparesAcrossTimescales() {
         #expect(MediaTime(value: 1001, timescale: 30000) < MediaTime(value: 1, timescale: 25))
         #expect(MediaTime(value: 3, timescale: 90) == MediaTime(value: 1, timescale: 30))

@@ -27,7 +27,7 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
         self.width = width
         self.height = height
         self.frameRate = frameRate
-        self.timeBase = timeBase ?? frameRate.inverse
+        self.timeBase = timeBase ?? frameRate.inverse ?? Rational(1, 25)
         self.range = range ?? (pixelFormat.isRGB ? .full : .limited)
         self.matrix = matrix
         self.color = color

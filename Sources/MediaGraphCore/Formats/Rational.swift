@@ -18,7 +18,8 @@ public struct Rational: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var doubleValue: Double { Double(num) / Double(den) }
-    public var inverse: Rational { Rational(den, num) }
+    /// 1 / self; nil for zero, which has none (a zero rate read from input must not trap).
+    public var inverse: Rational? { num == 0 ? nil : Rational(den, num) }
     public var description: String { "\(num)/\(den)" }
 
     /// Parses "30", "30/1", "30000/1001" or a decimal such as "29.97" (kept exact: 2997/100);

@@ -61,7 +61,7 @@ public final class IVFSource: SourceNode, RegisteredNode {
 
     public init(setup: NodeSetup) throws {
         reader = try IVFReader(path: setup.params[elementaryInputPath])
-        let rate = setup.params[Self.rateParam] ?? reader.timeBase.inverse
+        let rate = setup.params[Self.rateParam] ?? reader.timeBase.inverse ?? Rational(25, 1)
         format = EncodedVideoFormat(codec: reader.codec, width: reader.width, height: reader.height, frameRate: rate, timeBase: reader.timeBase)
         // In floating point and clamped: a rate param of any size gives a 32-bit duration.
         let ticks = (1 / rate.doubleValue / reader.timeBase.doubleValue).rounded()

@@ -37,7 +37,7 @@ struct ConcatTimeline {
     mutating func placeVideo(pts: Int64, duration: Int64, timeBase: Rational, frameRate: Rational) -> (pts: Int64, duration: Int64) {
         let t = pts == SampleBuffer.noTime ? clipVideoEnd : (MediaTime.rescale(pts, timeBase: timeBase, to: timescale) ?? clipVideoEnd)
         var d = MediaTime.rescale(duration, timeBase: timeBase, to: timescale) ?? 0
-        if d <= 0, frameRate.num > 0 { d = MediaTime.rescale(1, timeBase: frameRate.inverse, to: timescale) ?? 0 }
+        if d <= 0, let frameTime = frameRate.inverse, frameTime.num > 0 { d = MediaTime.rescale(1, timeBase: frameTime, to: timescale) ?? 0 }
         clipVideoEnd = max(clipVideoEnd, t &+ d)
         return (clipStart &+ t, d)
     }

@@ -55,9 +55,9 @@ public final class ImageSequenceSource: SourceNode, RegisteredNode {
         }
         var raw = info.videoFormat
         raw.frameRate = rate
-        raw.timeBase = rate.inverse
+        raw.timeBase = rate.inverse ?? Rational(1, 25)
         format = raw
-        encoded = EncodedVideoFormat(codec: info.codec, raw: raw, timeBase: rate.inverse)
+        encoded = EncodedVideoFormat(codec: info.codec, raw: raw, timeBase: rate.inverse ?? Rational(1, 25))
     }
 
     static func fileName(_ files: ImageSequenceFiles.Kind, _ i: Int) -> String? {

@@ -102,7 +102,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             var timer: AccessUnitTimer?
             if rawFormat && (info.codec == .h264 || info.codec == .hevc) {
                 // the MP4 muxer's choice for the rate (25 fps → 1/12800), so copies need no rescaling
-                let ts = MP4Muxer.timescale(for: info.frameRate.inverse)
+                let ts = MP4Muxer.timescale(for: info.frameRate.inverse ?? Rational(1, 25))
                 timeBase = Rational(1, ts)
                 timer = info.codec == .h264 ? H264AccessUnitTimer(frameRate: info.frameRate, timescale: ts, path: path)
                                             : HEVCAccessUnitTimer(frameRate: info.frameRate, timescale: ts, path: path)
@@ -430,7 +430,7 @@ final class FileStreamState {
         if info.kind == .audio && info.frameSize > 0 && info.sampleRate > 0 {
             nominalDuration = Demuxer.rescale(Int64(info.frameSize), from: Rational(1, Int64(info.sampleRate)), to: tb)
         } else if info.kind == .video {
-            nominalDuration = max(0, Demuxer.rescale(1, from: info.frameRate.inverse, to: tb))
+            nominalDuration = max(0, Demuxer.rescale(1, from: info.frameRate.inverse ?? Rational(1, 25), to: tb))
         } else {
             nominalDuration = 0
         }
