@@ -23,6 +23,38 @@ import Testing
         #expect(text.withCString { Glibc.write(f.descriptor, $0, n) } == n)
     }
 
+    /// Where hidden names are used (file systems without O_TMPFILE), a run killed while writing
+    /// leaves `.NAME.<hex>.partial`: the next output of that name removes it — but not one a
+    /// running writer holds (locked), nor a young one, nor anything else.
+    @Test func leftoversOfAKilledRunAreSweptLiveOnesKept() throws {
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let out = dir + "/out.mp4"
+        func plant(_ name: String, ageSeconds: Double) -> String {
+            let p = dir + "/" + name
+            FileManager.default.createFile(atPath: p, contents: Data("x".utf8))
+            try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -ageSeconds)], ofItemAtPath: p)
+            return p
+        }
+        let stale = plant(".out.mp4.00112233445566ff.partial", ageSeconds: 600)
+        let live = plant(".out.mp4.0a0b0c0d0e0f1011.partial", ageSeconds: 600)
+        let young = plant(".out.mp4.1111111111111111.partial", ageSeconds: 1)
+        let otherOutput = plant(".other.mp4.2222222222222222.partial", ageSeconds: 600)
+        let notOurs = plant(".out.mp4.download.partial", ageSeconds: 600)
+        // a writer that is still running holds its file locked
+        let liveFD = open(live, O_RDONLY)
+        #expect(liveFD >= 0 && flock(liveFD, LOCK_EX | LOCK_NB) == 0)
+        defer { close(liveFD) }
+
+        let f = try PendingFile(path: out, unnamed: false)
+        write("new", to: f)
+        try f.commit()
+        #expect(!FileManager.default.fileExists(atPath: stale), "left by a killed run: removed")
+        for kept in [live, young, otherOutput, notOurs] {
+            #expect(FileManager.default.fileExists(atPath: kept), "\(kept) must stay")
+        }
+        #expect(read(out) == "new")
+    }
+
     @Test(arguments: [true, false])
     func appearsOnlyOnCommitAndLeavesNothingOnDiscard(unnamed: Bool) throws {
         defer { try? FileManager.default.removeItem(atPath: dir) }

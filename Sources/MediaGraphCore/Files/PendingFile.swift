@@ -212,19 +212,74 @@ public final class PendingFile {
         for _ in 0..<100 {
             let temp = nameCandidate()
             let fd = openat(directory, temp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            if fd >= 0 { return (fd, temp) }
+            if fd >= 0 {
+                // locked while we live, so the sweep of a later run knows the file is in use
+                _ = flock(fd, LOCK_EX | LOCK_NB)
+                removeStaleTemporaries(except: temp)
+                return (fd, temp)
+            }
             if errno != EEXIST { throw FileError(operation: "create", path: path, code: errno) }
         }
         throw FileError(operation: "create", path: path, code: EEXIST)
     }
 
-    /// `.NAME.<16 random hex digits>.partial`, NAME shortened so the whole fits in 255 bytes.
-    static func randomName(for name: String) -> String {
+    /// How old an unlocked hidden file of this output must be before it counts as left by a
+    /// killed run (a younger one may belong to a run that has created it and not yet locked it).
+    static let staleAge = 60
+    /// Directory entries a sweep looks at, at most.
+    static let sweepEntries = 10_000
+
+    /// Removes hidden files of this output (`.NAME.<16 hex digits>.partial`) that a killed run
+    /// left: regular files, not locked by a running writer, older than `staleAge` seconds. Best
+    /// effort: anything unexpected is left alone, and only the first `sweepEntries` entries of
+    /// the directory are looked at (an image sequence writes many files into one directory).
+    private func removeStaleTemporaries(except ours: String) {
+        let prefix = "." + PendingFile.shortened(name) + "."
+        let copy = dup(directory)
+        guard copy >= 0, let listing = fdopendir(copy) else {
+            if copy >= 0 { close(copy) }
+            return
+        }
+        defer { closedir(listing) }
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seen = 0
+        while seen < PendingFile.sweepEntries, let entry = readdir(listing) {
+            seen += 1
+            let entryName = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard entryName != ours, entryName.hasPrefix(prefix), entryName.hasSuffix(".partial") else { continue }
+            let random = entryName.dropFirst(prefix.count).dropLast(".partial".count)
+            guard random.count == 16, random.allSatisfy(\.isHexDigit) else { continue }
+            let fd = openat(directory, entryName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else { continue }
+            defer { close(fd) }
+            var st = stat()
+            guard fstat(fd, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG,
+                  now.tv_sec - st.st_mtim.tv_sec > PendingFile.staleAge,
+                  flock(fd, LOCK_EX | LOCK_NB) == 0 else { continue }
+            // still the file we checked (not replaced since): then it is a leftover
+            var again = stat()
+            if fstatat(directory, entryName, &again, AT_SYMLINK_NOFOLLOW) == 0 && again.st_ino == st.st_ino && again.st_dev == st.st_dev {
+                unlinkat(directory, entryName, 0)
+            }
+        }
+    }
+
+    /// NAME cut to whole characters within 200 bytes, as in hidden names.
+    static func shortened(_ name: String) -> String {
         var base = ""
         for ch in name {
             if base.utf8.count + String(ch).utf8.count > 200 { break }
             base.append(ch)
         }
+        return base
+    }
+
+    /// `.NAME.<16 random hex digits>.partial`, NAME shortened so the whole fits in 255 bytes.
+    static func randomName(for name: String) -> String {
+        let base = shortened(name)
         let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
         return "." + base + "." + String(repeating: "0", count: 16 - hex.count) + hex + ".partial"
     }
