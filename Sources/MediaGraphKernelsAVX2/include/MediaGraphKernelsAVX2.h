@@ -28,6 +28,13 @@ intptr_t mg_color_matrix_row_avx2(const void *s, void *d, intptr_t width, const 
                                   bool keepAlpha, bool readAlpha)
     __attribute__((swift_name("colorMatrixRowAVX2(_:_:width:coefficients:keepAlpha:readAlpha:)")));
 
+/// The colour-chain row loop: `count` colour maps (20 coefficients each, laid out as for
+/// `mg_color_matrix_row_avx2`) on each pixel in turn, clamped to 0…255 between maps, rounded once
+/// at the end. Returns the number of pixels done (a multiple of 32); the caller does the rest.
+intptr_t mg_color_chain_row_avx2(const void *s, void *d, intptr_t width, const float *coefficients, int32_t count,
+                                 bool keepAlpha, bool readAlpha)
+    __attribute__((swift_name("colorChainRowAVX2(_:_:width:coefficients:count:keepAlpha:readAlpha:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.

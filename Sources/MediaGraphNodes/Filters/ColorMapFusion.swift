@@ -12,6 +12,11 @@ import MediaGraphKernels
 /// the gains (`ColorTransform.gain`) of the stages after it, so before the final rounding a pass
 /// differs by at most e = 0.5 · Σⱼ Πᵢ₌ⱼ₊₁…ₖ gainᵢ, plus what its input already differed by times
 /// its gains, and its bytes by at most ⌊e⌋ + 1 (`plan`, `bound`; `validate` shows it).
+///
+/// Where several maps run in one pass at about the price of one (`ColorChainKernel.isOnePassFast`:
+/// AVX2), the passes of a run become one node all the same: its kernel applies the passes' maps
+/// in turn, clamped between them as stage by stage, rounded once. Clamps do not grow a difference,
+/// so the bound is e over the whole run (`onePassBound`).
 public enum ColorMapFusion {
     /// The family name (`StageFusion.family`).
     public static let family = "colour map"
@@ -58,8 +63,17 @@ public enum ColorMapFusion {
         return passes
     }
 
-    /// The largest byte difference between the chain as planned and stage by stage.
-    public static func bound(_ maps: [ColorTransform]) -> Int { plan(maps).last?.bound ?? 0 }
+    /// The largest byte difference between the chain as fused and stage by stage.
+    public static func bound(_ maps: [ColorTransform]) -> Int {
+        ColorChainKernel.isOnePassFast ? onePassBound(maps) : plan(maps).last?.bound ?? 0
+    }
+
+    /// ⌊e⌋ + 1 with e over every map of the run (0 when nothing is skipped): one pass that clamps
+    /// between maps and rounds once.
+    public static func onePassBound(_ maps: [ColorTransform]) -> Int {
+        let e = preRoundingBound(maps)
+        return e == 0 ? 0 : Int(floor(e + 1e-3)) + 1
+    }
 
     /// e = 0.5 · Σⱼ Πᵢ₌ⱼ₊₁…ₖ gainᵢ: the largest difference before the final rounding between the
     /// fused chain and stage by stage, in LSB (clamps do not grow differences).
@@ -75,7 +89,9 @@ public enum ColorMapFusion {
     static func fuse(_ run: [FusionMember]) -> [FusionPiece] {
         let maps = run.compactMap { ($0.instance as? KernelFilter)?.colorMap }
         guard maps.count == run.count else { return [] }
-        return plan(maps).map { pass in
+        let passes = plan(maps)
+        if ColorChainKernel.isOnePassFast && passes.count > 1 { return [onePass(run, maps, passes)] }
+        return passes.map { pass in
             let members = Array(run[pass.members])
             var note: String?
             if let leaves = pass.leaves, let last = pass.members.last {
@@ -91,6 +107,23 @@ public enum ColorMapFusion {
                                                formats: ColorMatrixKernel.formats)
             return FusionPiece(members: pass.members, node: node, info: info, note: note.map { fused + "\n" + $0 } ?? fused)
         }
+    }
+
+    /// The whole run as one node: the passes' maps in turn, clamped between them.
+    static func onePass(_ run: [FusionMember], _ maps: [ColorTransform], _ passes: [Pass]) -> FusionPiece {
+        let ids = run.map(\.id), types = run.map(\.info.name).joined(separator: "+")
+        let clamps = passes.dropLast().compactMap { pass -> String? in
+            guard let leaves = pass.leaves, let last = pass.members.last else { return nil }
+            return "after '\(run[last].id)' (it can leave 0…1: \(show(leaves.corner)) → \(show(leaves.image)))"
+        }
+        let note = "fused " + ids.map { "'\($0)'" }.joined(separator: ", ") + " (\(types)) into one pass '\(ids.joined(separator: "+"))': "
+            + "\(passes.count) colour matrices, clamped to 0…1 " + clamps.joined(separator: " and ")
+            + "; within \(onePassBound(maps)) LSB of stage-by-stage output (8-bit roundings skipped)"
+        let threads = run[0].params[KernelFilter.threadsParam]
+        let node = FusedColorFilter(memberIds: ids, transforms: passes.map(\.map), threads: threads)
+        let info = KernelFilter.filterInfo("fused: \(types)", "Colour filters \(ids.joined(separator: ", ")) run as one pass.",
+                                           formats: ColorMatrixKernel.formats)
+        return FusionPiece(members: 0..<run.count, node: node, info: info, note: note)
     }
 
     /// An RGB(A) value for a message: (1, 1, 1) → (1.351, 1.203, 0.937).
