@@ -21,6 +21,7 @@ enum BenchAreas {
         LlvmpipeBench.area,
         BenchArea(name: "plugins", run: PluginBench.run),
         PicturesBench.area,
+        PicturesBench.snapshotArea,
         SyncBench.area,
         ConcatBench.area,
         OverlayBench.area,

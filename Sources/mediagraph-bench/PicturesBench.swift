@@ -1,15 +1,12 @@
-// Benchmark area "pictures": (1) 20 thumbnails from a 1-hour 1080p H.264 file (goal: under
-// 2 s), against ffmpeg doing the same with 20 seeking runs; (2) what a snapshot branch (a JPEG
-// every second) adds to a 1080p x264 recording (goal: under 2 % wall), ours and ffmpeg's.
+// Benchmark areas "pictures": 20 thumbnails from a 1-hour 1080p H.264 file (goal: under 2 s),
+// cached and (as root) with the page cache dropped, against ffmpeg doing the same with 20 seeking
+// runs; and "snapshot": what a snapshot branch (a JPEG every second) adds to a 1080p x264
+// recording (goal: under 2 % wall), ours and ffmpeg's.
 import Foundation
 
 enum PicturesBench {
-    static let area = BenchArea(name: "pictures", run: run)
-
-    static func run() {
-        thumbnails()
-        snapshots()
-    }
+    static let area = BenchArea(name: "pictures", run: thumbnails)
+    static let snapshotArea = BenchArea(name: "snapshot", run: snapshots)
 
     /// 1 hour of 1080p25 H.264 (ultrafast, GOP 250 = 10 s): one minute encoded, then joined 60
     /// times by ffmpeg's concat demuxer with stream copy (encoding an hour takes far too long on
@@ -46,6 +43,26 @@ enum PicturesBench {
             guard let m else { print("    \(label): failed"); continue }
             print(String(format: "    %-36@ wall %.2f s  cpu %.2f s  peak %.0f MB", label as NSString, m.wall, m.cpu, m.peakMB))
         }
+        if geteuid() == 0 {
+            // cold: the file's pages dropped before each run (root only; the whole machine's cache)
+            print("  the same with the page cache dropped before each run (cold), alternating, best of 3:")
+            var cold: [[DecodeBench.Measured?]] = []
+            for _ in 0..<3 {
+                var round: [DecodeBench.Measured?] = []
+                for command in [ours, theirs] {
+                    sync()
+                    FileManager.default.createFile(atPath: "/proc/sys/vm/drop_caches", contents: Data("3\n".utf8))
+                    round.append(DecodeBench.measure(command))
+                }
+                cold.append(round)
+            }
+            for (k, label) in ["mediagraph thumbnails -n 20 (cold)", "ffmpeg -ss … -frames:v 1, 20 runs (cold)"].enumerated() {
+                let runs = cold.compactMap { $0[k] }
+                guard let m = runs.min(by: { $0.wall < $1.wall }) else { print("    \(label): failed"); continue }
+                print(String(format: "    %-42@ wall %.2f s  cpu %.2f s  (runs: %@)", label as NSString, m.wall, m.cpu,
+                             runs.map { String(format: "%.2f", $0.wall) }.joined(separator: ", ")))
+            }
+        }
         print("    goal: under 2 s wall")
     }
 
@@ -65,7 +82,9 @@ enum PicturesBench {
             """, to: path)
             return path
         }
-        let src = ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25", "-frames:v", "\(frames)"]
+        // the source's own duration ends both outputs (-frames:v would bind to the first only,
+        // and the JPEG output would read the endless testsrc2 for ever)
+        let src = ["-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25:duration=\(frames / 25)", "-frames:v", "\(frames)"]
         let enc = ["-c:v", "libx264", "-preset", "veryfast", dir + "/ff.mp4"]
         let commands: [[String]] = [
             [FileBench.mediagraph, "run", "--quiet", graph(false)],
