@@ -39,9 +39,18 @@ public struct InvertKernel: Sendable {
     static func xorRow(_ s: UnsafeRawPointer, _ d: UnsafeMutableRawPointer, bytes: Int, mask: UInt32) {
         let wide = UInt64(mask) | UInt64(mask) << 32
         let words = bytes / 8
-        for i in 0..<words {
-            let v = s.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
-            d.storeBytes(of: v ^ wide, toByteOffset: 8 * i, as: UInt64.self)
+        if s == UnsafeRawPointer(d) {
+            // In place through one pointer: with two, LLVM's overlap check finds them equal and
+            // sends the loop to its scalar version (8 bytes a step; measured 1.5–2x slower).
+            for i in 0..<words {
+                let v = d.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
+                d.storeBytes(of: v ^ wide, toByteOffset: 8 * i, as: UInt64.self)
+            }
+        } else {
+            for i in 0..<words {
+                let v = s.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self)
+                d.storeBytes(of: v ^ wide, toByteOffset: 8 * i, as: UInt64.self)
+            }
         }
         var x = words * 8
         while x < bytes {
