@@ -27,6 +27,9 @@ all=$(sed -n 's/^ *("\(fuzz-[a-z0-9-]*\)".*/\1/p' "$root/Fuzz/Harnesses/Package.
 targets=${FUZZ_TARGETS:-$all}
 
 if [ "${FUZZ_BUILD:-1}" != 0 ]; then
+    # SwiftPM kept an old build manifest for the path dependency and missed a source file added
+    # to it (the build failed with "cannot find type"): let it write a new one
+    rm -f "$scratch/release.yaml"
     swift build -c release --package-path "$root/Fuzz/Harnesses" --scratch-path "$scratch" \
         -Xswiftc -sanitize=fuzzer,address
 fi
