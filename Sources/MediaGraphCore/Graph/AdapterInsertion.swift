@@ -134,7 +134,7 @@ extension GraphInstantiation {
     /// Gives each input of `p` that its type's `matchedInputs` covers the shape of the first
     /// connected input of its kind, inserting adapters; false (and an error naming both ports and
     /// formats) when one cannot be reshaped.
-    mutating func matchShapes(of p: GraphPlan.Node, _ incoming: [GraphPlan.Edge],
+    mutating func matchShapes(of p: GraphPlan.Node, _ matching: InputMatching, _ incoming: [GraphPlan.Edge],
                               _ inputs: inout [(from: (node: Int, port: Int), format: MediaFormat)]) -> Bool {
         var first: [Bool: (port: String, shape: FormatShape)] = [:]
         var ok = true
@@ -142,13 +142,14 @@ extension GraphInstantiation {
         // the order of the edges in the file
         func number(_ port: String) -> Int { Int(String(port.reversed().prefix { $0.isNumber }.reversed())) ?? 0 }
         for k in inputs.indices.sorted(by: { (number(incoming[$0].input), $0) < (number(incoming[$1].input), $1) }) {
-            guard let shape = FormatShape.of(inputs[k].format, matching: p.info.matchedInputs) else { continue }
+            guard let shape = FormatShape.of(inputs[k].format, matching: matching) else { continue }
             guard let target = first[shape.isVideoShape] else {
                 first[shape.isVideoShape] = (incoming[k].input, shape)
                 continue
             }
             do {
-                inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: target.shape, before: "\(p.id).\(incoming[k].input)")
+                inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: target.shape.completed(for: inputs[k].format),
+                                        before: "\(p.id).\(incoming[k].input)")
             } catch {
                 let message = (error as? AdaptFailure)?.message ?? "\(error)"
                 problems.append(.error("node '\(p.id)' (\(p.info.name)): input '\(incoming[k].input)' gets \(inputs[k].format) but input '\(target.port)' gets \(target.shape): \(message)",

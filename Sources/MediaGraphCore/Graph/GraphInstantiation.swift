@@ -87,7 +87,8 @@ struct GraphInstantiation {
                 ok = false
             }
         }
-        if ok && !p.info.matchedInputs.isEmpty { ok = matchShapes(of: p, incoming, &inputs) }
+        let matching = p.info.matchedInputs(for: p.params)
+        if ok && !matching.isEmpty { ok = matchShapes(of: p, matching, incoming, &inputs) }
         return ok ? inputs : nil
     }
 

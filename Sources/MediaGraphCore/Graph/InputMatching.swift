@@ -11,6 +11,12 @@ public struct InputMatching: OptionSet, Sendable, Hashable {
     public static let videoGeometry = InputMatching(rawValue: 1)
     /// Every raw audio input gets the sample format, rate and channel count of the first one.
     public static let audioLayout = InputMatching(rawValue: 2)
+    /// Every raw video input gets the height and pixel format of the first; its width follows
+    /// its own aspect ratio (side by side: ffmpeg's hstack needs equal heights).
+    public static let videoHeight = InputMatching(rawValue: 4)
+    /// Every raw video input gets the width and pixel format of the first; its height follows
+    /// its own aspect ratio (one above another).
+    public static let videoWidth = InputMatching(rawValue: 8)
 }
 
 /// The shape an input must have (`InputMatching`): the parts of a format an inserted adapter
@@ -39,11 +45,30 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
         switch format {
         case .video(let v) where matching.contains(.videoGeometry):
             return FormatShape(width: v.width, height: v.height, pixelFormat: v.pixelFormat)
+        case .video(let v) where matching.contains(.videoHeight):
+            return FormatShape(height: v.height, pixelFormat: v.pixelFormat)
+        case .video(let v) where matching.contains(.videoWidth):
+            return FormatShape(width: v.width, pixelFormat: v.pixelFormat)
         case .audio(let a) where matching.contains(.audioLayout):
             return FormatShape(sampleFormat: a.sampleFormat, sampleRate: a.sampleRate, channels: a.channels)
         default:
             return nil
         }
+    }
+
+    /// This shape with a free side of a video shape filled in for `format`: scaled by the ratio
+    /// of the fixed side, so the picture keeps its aspect, rounded to the pixel format's chroma
+    /// grid (at least one step).
+    public func completed(for format: MediaFormat) -> FormatShape {
+        guard case .video(let v) = format, (width == nil) != (height == nil), v.width > 0, v.height > 0 else { return self }
+        let shift = (pixelFormat ?? v.pixelFormat).chromaShift
+        func scaled(_ side: Int, by ratio: Double, step: Int) -> Int {
+            max(step, Int((Double(side) * ratio / Double(step)).rounded()) * step)
+        }
+        var out = self
+        if let h = height { out.width = scaled(v.width, by: Double(h) / Double(v.height), step: 1 << shift.x) }
+        if let w = width { out.height = scaled(v.height, by: Double(w) / Double(v.width), step: 1 << shift.y) }
+        return out
     }
 
     /// Whether `format` has this shape (a shape of the other kind of media says nothing about it).

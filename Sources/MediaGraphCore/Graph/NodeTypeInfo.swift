@@ -26,6 +26,12 @@ public struct NodeTypeInfo: Sendable {
     /// Inputs that must share one shape (size, sample rate …): the graph inserts adapters in
     /// front of those that differ from the first (`InputMatching`).
     public var matchedInputs: InputMatching = []
+    /// When the rule depends on the node's params (`stack`'s layout): it, instead of
+    /// `matchedInputs`.
+    public var matchedInputsFor: (@Sendable (ParamValues) -> InputMatching)?
+
+    /// The inputs that must share one shape for a node with these params.
+    public func matchedInputs(for params: ParamValues) -> InputMatching { matchedInputsFor?(params) ?? matchedInputs }
 
     public init(name: String, doc: String, category: NodeCategory, inputs: [PortSpec] = [],
                 outputs: [PortSpec] = [], params: [ParamSpec] = [], threading: NodeThreading? = nil,

@@ -8,12 +8,23 @@ public enum StackLayout: String, CaseIterable, Sendable {
 /// `stack`: inputs side by side, top to bottom, or in a grid (before/after comparisons), as
 /// ffmpeg's hstack, vstack and xstack; inputs aligned by time by the engine's synchroniser.
 public final class StackNode: RegisteredNode, SynchronizedVideoNode {
-    public static let typeInfo = NodeTypeInfo(
-        name: "stack", doc: "Places its inputs side by side (horizontal), top to bottom (vertical) or in a grid, as ffmpeg's hstack/vstack/xstack; inputs aligned by time (Docs/multi-input.md).",
-        category: .filter,
-        inputs: [PortSpec("in", .anyVideo, doc: "raw video, all inputs of one pixel format; in, in1, in2, … in that order", repeatable: true)],
-        outputs: [PortSpec("out", .anyVideo, doc: "raw video of the inputs' pixel format")],
-        params: ParamSpec.list([layoutParam, columnsParam] + SyncParams.all))
+    public static let typeInfo: NodeTypeInfo = {
+        var info = NodeTypeInfo(
+            name: "stack", doc: "Places its inputs side by side (horizontal), top to bottom (vertical) or in a grid, as ffmpeg's hstack/vstack/xstack; inputs aligned by time (Docs/multi-input.md). Inputs of other sizes or pixel formats get visible scale/convert nodes.",
+            category: .filter,
+            inputs: [PortSpec("in", .anyVideo, doc: "raw video; in, in1, in2, … in that order; scaled and converted to meet the first (horizontal: its height, vertical: its width, both keeping their aspect; grid: its size)", repeatable: true)],
+            outputs: [PortSpec("out", .anyVideo, doc: "raw video of the first input's pixel format")],
+            params: ParamSpec.list([layoutParam, columnsParam] + SyncParams.all))
+        // what the inputs must share depends on the layout: the graph inserts what makes them
+        info.matchedInputsFor = { params in
+            switch params[StackNode.layoutParam] {
+            case .horizontal: return [.videoHeight]
+            case .vertical: return [.videoWidth]
+            case .grid: return [.videoGeometry]
+            }
+        }
+        return info
+    }()
     static let layoutParam = Param<StackLayout>("layout", default: .horizontal, doc: "horizontal (one row, equal heights), vertical (one column, equal widths), grid (rows of `columns` cells of the first input's size)")
     static let columnsParam = Param<Int>("columns", 1...64, default: 2, doc: "cells per row of a grid")
 
