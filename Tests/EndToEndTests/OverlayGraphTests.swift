@@ -94,6 +94,26 @@ import Testing
         #expect(FileManager.default.contents(atPath: dir + "/ours.yuv")?.count == 6 * frameBytes)
     }
 
+    /// A main video slower than the endless image beside it (read in real time from a pipe): the
+    /// overlay waits for main instead of taking image frames until its limit of frames held
+    /// ahead ("ran 256 frames ahead" before the engine followed its threads' waits).
+    @Test func aSlowMainIsWaitedForNotOverrunByAnEndlessImage() throws {
+        let dir = CLI.tempDir()
+        try Self.make(in: dir)
+        try? FileManager.default.removeItem(atPath: dir + "/main.y4m")
+        #expect(mkfifo(dir + "/main.y4m", 0o600) == 0)
+        let graph = Self.graph(#""anchor": "center""#, logo: "", in: dir)
+        // 15 frames over 3 s: the image source could send hundreds meanwhile
+        let r = try CLI.run("sh", ["-c", """
+            ffmpeg -v error -re -f lavfi -i testsrc2=s=320x240:r=5:d=3 -f yuv4mpegpipe -y '\(dir)/main.y4m' &
+            timeout 60 '\(CLI.binary)' run --quiet '\(graph)'; s=$?; wait; exit $s
+            """])
+        #expect(r.status == 0, "\(r.stderr)")
+        let frameBytes = 320 * 240 * 3 / 2
+        let written = FileManager.default.contents(atPath: dir + "/ours.yuv")?.count ?? 0
+        #expect(written == 15 * frameBytes)
+    }
+
     @Test func positionParamsThatContradictEachOtherAreRefused() throws {
         let dir = CLI.tempDir()
         try Self.make(in: dir)

@@ -73,15 +73,26 @@ public final class GraphRunner: Sendable {
         for r in running where r.instance is SourceNode { r.ownThread = true }
         for (i, r) in running.enumerated() { r.output = NodeOutput(owner: r, ports: graph.nodes[i].outputFormats.count) }
         for r in running { (r.instance as? SynchronizedVideoAdapter)?.output = r.output }
+        let waits = EngineWaits(lanes: running.count)
         for (i, n) in graph.nodes.enumerated() {
             let producers = graph.producers(of: i)
             let fannedOut = producers.contains { graph.consumers(of: $0.from, port: $0.fromPort).count > 1 }
             let needsQueue = !producers.isEmpty && (options.threadPerNode || n.info.threading == .ownThread || producers.count > 1 || fannedOut)
                 && (options.threadPerNode || !storesPacketsOfOneSource(i, in: graph, running: running))
             if needsQueue {
-                running[i].inbox = Inbox(inputs: producers.count, capacity: max(1, options.queueCapacity))
+                running[i].inbox = Inbox(inputs: producers.count, capacity: max(1, options.queueCapacity), owner: i, waits: waits)
                 running[i].ownThread = true
             }
+        }
+        // the lane (own thread) that pushes into each queued input: a node without a thread runs on
+        // the thread of its one producer
+        func lane(_ n: Int) -> Int {
+            var n = n
+            while !running[n].ownThread, let up = graph.producers(of: n).first { n = up.from }
+            return n
+        }
+        for (i, r) in running.enumerated() where r.inbox != nil {
+            waits.addQueue(owner: i, producers: graph.producers(of: i).map { lane($0.from) })
         }
         for c in graph.connections {
             let target = running[c.to]

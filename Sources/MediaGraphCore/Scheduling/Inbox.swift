@@ -2,10 +2,11 @@
 import Glibc
 #endif
 
-/// A multi-input node that wants its inputs strictly in the order `preferredInput` names (concat:
-/// clip k before clip k+1): the engine waits for that input rather than hand it another input's
-/// buffers early, unless a deadlock would follow (`Inbox.pop`). Other nodes (muxers,
-/// synchronisers) get another input as soon as its queue is full, which costs them little.
+/// A multi-input node that wants its inputs in the order `preferredInput` names: concat (clip k
+/// before clip k+1) and the synchronising nodes (the input that is behind in time). The engine
+/// waits for that input rather than hand it another input's buffers early, unless waiting would
+/// never end (`Inbox.pop`). Other nodes (muxers) get another input as soon as its queue is full,
+/// which costs them little.
 public protocol WaitsForPreferredInput: MediaNode {}
 
 /// An item travelling between threads: a buffer, or the end of one input's stream.
@@ -39,55 +40,58 @@ final class Inbox: @unchecked Sendable {
     /// Nanoseconds producers spent blocked on a full ring, and the consumer on empty rings.
     private var pushWaitNanos: UInt64 = 0
     private var popWaitNanos: UInt64 = 0
-    /// Per input: the thread that last pushed to it, the thread blocked on its full ring (one
-    /// producer per input), and how many items it has received. With these the consumer sees a
-    /// real deadlock (the preferred input's own producer is stuck on another full ring here)
-    /// instead of guessing from a full ring.
-    private var lastProducer: [pthread_t?]
-    private var blockedProducer: [pthread_t?]
+    /// The lane (running node) that consumes this queue, and where every lane records what it is
+    /// blocked on, so the consumer sees a real deadlock instead of guessing from a full ring.
+    private let owner: Int
+    private let waits: EngineWaits
+    /// Per input: whether its producer is blocked on its full ring, and items it has received.
+    private var producerBlocked: [Bool]
     private var pushes: [UInt64]
     /// Items taken from another input than the preferred one (to break a deadlock).
     private var forcedPops = 0
-    /// How long the consumer waits on an empty preferred input, while another input's producer is
-    /// blocked on a full ring, before it takes from that ring anyway: the preferred producer may be
-    /// waiting (through other nodes) on the blocked one, which this queue cannot see. Halves on
-    /// each further stall without progress on the preferred input (down to `minimumStall`), so a
-    /// real deadlock through other nodes costs little; back to `initialStall` when it progresses.
-    static let initialStallNanos: UInt64 = 50_000_000
-    static let minimumStallNanos: UInt64 = 2_000_000
-    private var stallNanos = Inbox.initialStallNanos
+    /// How often a consumer waiting on its preferred input looks again whether the wait has
+    /// become a deadlock (a chain of blocked lanes ending at one of its full rings; the last lane
+    /// to block may be far away and cannot signal it): from the first to the last, doubling.
+    static let firstLookNanos: UInt64 = 1_000_000
+    static let lastLookNanos: UInt64 = 32_000_000
+    /// When the chain of waits cannot be followed to its end (it loops elsewhere), a consumer
+    /// that has seen no progress on its preferred input for this long takes from a blocked ring.
+    static let unknownStallNanos: UInt64 = 1_000_000_000
 
-    init(inputs: Int, capacity: Int) {
+    init(inputs: Int, capacity: Int, owner: Int, waits: EngineWaits) {
         self.capacity = capacity
+        self.owner = owner
+        self.waits = waits
         rings = Array(repeating: Array(repeating: nil, count: capacity), count: inputs)
         heads = Array(repeating: 0, count: inputs)
         counts = Array(repeating: 0, count: inputs)
-        lastProducer = Array(repeating: nil, count: inputs)
-        blockedProducer = Array(repeating: nil, count: inputs)
+        producerBlocked = Array(repeating: false, count: inputs)
         pushes = Array(repeating: 0, count: inputs)
     }
 
     /// Appends an item for `input`, waiting while its ring is full. False when cancelled.
     func push(_ item: consuming InboxItem, input: Int) -> Bool {
-        let me = pthread_self()
         monitor.lock()
         if counts[input] == capacity && !cancelled && !closed {
             let t0 = monotonicNanos()
             waitingProducers += 1
-            blockedProducer[input] = me
+            producerBlocked[input] = true
+            let lane = waits.producer(queue: owner, input: input)
+            waits.set(lane, .pushing(queue: owner, input: input))
             // the consumer may be waiting for an input only this thread feeds: let it look again
             if waitingConsumers > 0 { monitor.signalNotEmpty() }
             while counts[input] == capacity && !cancelled && !closed { monitor.waitNotFull() }
-            blockedProducer[input] = nil
+            waits.set(lane, .working)
+            producerBlocked[input] = false
             waitingProducers -= 1
             pushWaitNanos &+= monotonicNanos() &- t0
         }
         if cancelled { monitor.unlock(); return false }
         if closed { monitor.unlock(); return true }
+        if case .endOfStream = item { waits.ended(queue: owner, input: input) }
         rings[input][(heads[input] + counts[input]) % capacity] = consume item
         counts[input] += 1
         pushes[input] &+= 1
-        lastProducer[input] = me
         if waitingConsumers > 0 { monitor.signalNotEmpty() }
         monitor.unlock()
         return true
@@ -96,26 +100,28 @@ final class Inbox: @unchecked Sendable {
     /// Takes the next item, from `preferred` if given, else from the fullest input. When
     /// `preferred` is empty and not `strict`, it takes from another input whose ring is full (a
     /// muxer waiting on one track cannot deadlock a producer blocked on another). When `strict`
-    /// it waits for `preferred`, and takes from another input only to break a deadlock: at once when the preferred input's producer is itself blocked on that input's full
-    /// ring (a muxer waiting on one track of a demuxer blocked on the other), or after a stall
-    /// with no progress while that input's producer is blocked (a cycle through other nodes).
-    /// So a node that wants its inputs in order (concat) is not handed later inputs early.
-    /// Nil when cancelled.
+    /// it waits for `preferred`, and takes from another input only when that wait would never
+    /// end: the preferred input's producer is blocked, directly or through a chain of blocked
+    /// lanes (`EngineWaits`), on that input's full ring (two branches of one source, a muxer's
+    /// tracks from one demuxer). A producer that is merely slow is waited for, so a node that
+    /// wants its inputs in order (concat, a synchroniser behind on its main input) is not handed
+    /// later buffers without limit. Nil when cancelled.
     func pop(preferred: Int?, strict: Bool = false, input: inout Int) -> InboxItem? {
         monitor.lock()
         defer { monitor.unlock() }
         var waited: UInt64 = 0
-        var stalled = false
-        // the stall clock: since when the preferred input has received nothing
+        var look = Self.firstLookNanos
+        // since when the preferred input has received nothing, for a chain that cannot be followed
         var pushesBefore = preferred.map { pushes[$0] } ?? 0
         var stallStart: UInt64 = 0
         while true {
             if cancelled { return nil }
+            var stalled = false
+            if strict, let p = preferred, counts[p] == 0, stallStart != 0 {
+                stalled = pushes[p] == pushesBefore && monotonicNanos() &- stallStart >= Self.unknownStallNanos
+            }
             if let k = choose(preferred, strict: strict, stalled: stalled) {
-                if let p = preferred {
-                    if k != p { forcedPops += 1 }
-                    if k == p { stallNanos = Self.initialStallNanos } else if stalled { stallNanos = max(Self.minimumStallNanos, stallNanos / 2) }
-                }
+                if let p = preferred, k != p { forcedPops += 1 }
                 let item = rings[k][heads[k]]!
                 rings[k][heads[k]] = nil
                 heads[k] = (heads[k] + 1) % capacity
@@ -129,16 +135,17 @@ final class Inbox: @unchecked Sendable {
             // producers held back by the half-drain rule may fill their rings now
             if waitingProducers > 0 { monitor.broadcastNotFull() }
             waitingConsumers += 1
-            if strict, let p = preferred, blockedProducer.contains(where: { $0 != nil }) {
-                let now = monotonicNanos()
-                if stallStart == 0 || pushes[p] != pushesBefore { stallStart = now; pushesBefore = pushes[p] }
-                let left = stallNanos &- min(stallNanos, now &- stallStart)
-                if left > 0 { monitor.waitNotEmpty(nanos: left) }
-                stalled = pushes[p] == pushesBefore && monotonicNanos() &- stallStart >= stallNanos
+            waits.set(owner, .popping(input: strict ? preferred : nil))
+            if strict, let p = preferred, producerBlocked.contains(true) {
+                // a deadlock may form without anyone here being signalled: look again soon
+                if stallStart == 0 || pushes[p] != pushesBefore { stallStart = monotonicNanos(); pushesBefore = pushes[p] }
+                monitor.waitNotEmpty(nanos: look)
+                look = min(Self.lastLookNanos, look * 2)
             } else {
                 monitor.waitNotEmpty()
-                stalled = false
+                look = Self.firstLookNanos
             }
+            waits.set(owner, .working)
             waitingConsumers -= 1
         }
     }
@@ -148,14 +155,15 @@ final class Inbox: @unchecked Sendable {
         // only take another input when its producer would otherwise block forever
         if preferred != nil && !strict { return counts.firstIndex(of: capacity) }
         if let p = preferred {
-            // the preferred input's producer is stuck on another input's full ring: take from it
-            if let t = lastProducer[p],
-               let k = blockedProducer.indices.first(where: { k in counts[k] > 0 && blockedProducer[k].map { pthread_equal($0, t) != 0 } == true }) {
+            guard producerBlocked.contains(true) else { return nil }
+            switch waits.blockingInput(of: owner, waitedForBy: waits.producer(queue: owner, input: p)) {
+            case .blockedOn(let k) where counts[k] > 0:
                 return k
+            case .unknown where stalled:
+                return producerBlocked.indices.first { producerBlocked[$0] && counts[$0] > 0 }
+            default:
+                return nil
             }
-            // no progress for a while and some producer cannot push: it may be what p waits for
-            if stalled { return blockedProducer.indices.first { blockedProducer[$0] != nil && counts[$0] > 0 } }
-            return nil
         }
         var best: Int?
         for k in 0..<counts.count where counts[k] > 0 {

@@ -1,7 +1,7 @@
 /// The engine's side of a `SynchronizedVideoNode`: what the scheduler calls (`process` per
 /// buffer, `inputEnded`, `finish`, `preferredInput`), turned into one `process(synced:output:)`
 /// per output time by a `VideoSynchronizer`. `GraphRunner` puts one in front of every such node.
-final class SynchronizedVideoAdapter: MediaNode {
+final class SynchronizedVideoAdapter: MediaNode, WaitsForPreferredInput {
     let node: SynchronizedVideoNode
     let synchronizer: VideoSynchronizer
     /// Engine input index → input order, and back.

@@ -6,7 +6,7 @@ import MediaGraphCore
 /// divided by the sum of the gains' magnitudes, so the output never exceeds the loudest input's
 /// full scale. Unlike amix, the divisor stays the same when an input ends (no dropout
 /// transition): the others do not get louder.
-public final class AmixNode: RegisteredNode {
+public final class AmixNode: RegisteredNode, WaitsForPreferredInput {
     public static let typeInfo: NodeTypeInfo = {
         var info = NodeTypeInfo(
             name: "amix",
