@@ -7,9 +7,9 @@ import Testing
 /// buffers at it early (they wait, bounded, in their own queues), unless a real deadlock would
 /// follow, as when one source feeds two clips.
 @Suite struct ConcatMemoryTests {
-    func run(_ json: String) throws -> (ValidatedGraph, GraphRunner) {
+    func run(_ json: String, options: GraphRunner.Options = .init()) throws -> (ValidatedGraph, GraphRunner) {
         let g = try GraphBuilder.build(try GraphFile.parse(text: json), registry: BuiltinNodes.makeRegistry())
-        let runner = GraphRunner(graph: g)
+        let runner = GraphRunner(graph: g, options: options)
         try runner.run()
         return (g, runner)
     }
@@ -64,5 +64,26 @@ import Testing
           "chains": [["s", "st.in"], ["s", "st.in1"], ["st", "o"]] }
         """)
         #expect(received(runner, "o") == 30)
+    }
+
+    /// The same deadlock through another thread: clip 0 passes a filter on its own thread, so
+    /// concat's producer for clip 0 (the filter) waits on its own empty queue while the source is
+    /// blocked on clip 1's full queue. Concat follows that chain of waits and takes clip 1 early
+    /// within milliseconds; the fallback for chains it cannot follow (a 1 s stall each time) would
+    /// take more than the time limit below for these 30 frames.
+    @Test(.timeLimit(.minutes(1))) func aDeadlockThroughAnotherThreadIsSeenAtOnce() throws {
+        var options = GraphRunner.Options()
+        options.threadPerNode = true
+        let t0 = ContinuousClock.now
+        let (g, runner) = try run("""
+        { "nodes": { "s": { "type": "testsrc", "params": { "width": 32, "height": 16, "frames": 30 } },
+                     "inv": { "type": "invert" }, "cat": { "type": "concat" }, "o": { "type": "nullsink" } },
+          "chains": [["s", "inv", "cat.video"], ["s", "cat.video1"], ["cat.video", "o"]] }
+        """, options: options)
+        let elapsed = ContinuousClock.now - t0
+        let cat = try #require(g.nodes.first { $0.id == "cat" }?.instance as? ConcatNode)
+        #expect(received(runner, "o") == 60)
+        #expect(cat.peakEarlyBuffers <= 30)
+        #expect(elapsed < .seconds(10), "took \(elapsed)")
     }
 }
