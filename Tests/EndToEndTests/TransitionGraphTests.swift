@@ -46,6 +46,6 @@ import Testing
         """, in: dir)
         let r = try CLI.mediagraph("validate", graph)
         #expect(r.status == 2)
-        #expect(r.stderr.contains("transition t.source samples 'luma' besides the two clips; the transition node has two inputs, 'from' and 'to'"), "\(r.stderr)")
+        #expect(r.stderr.contains("transition t.source samples 'luma' besides the two clips; a transition has two inputs, 'from' and 'to'"), "\(r.stderr)")
     }
 }

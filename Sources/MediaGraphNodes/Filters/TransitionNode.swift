@@ -20,9 +20,6 @@ public final class TransitionNode: RegisteredNode, SynchronizedVideoNode {
     static let durationParam = Param<Double>("duration", 0.001...86_400, default: 1, doc: "seconds the transition lasts")
     static let offsetParam = Param<Double>("offset", 0...1_000_000, default: 0, doc: "seconds (output time) at which the transition starts; unless 'offsets' is given, 'to' starts there too")
 
-    /// A cross-fade, when no shader is given.
-    static let fade = "vec4 transition(vec2 uv) { return mix(getFromColor(uv), getToColor(uv), progress); }"
-
     let kernel: ShaderKernel
     let threads: Int
     let duration: Double
@@ -36,44 +33,11 @@ public final class TransitionNode: RegisteredNode, SynchronizedVideoNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        let text: String, name: String
-        switch (p[Self.fileParam], p[Self.sourceParam]) {
-        case (let path?, nil):
-            text = String(decoding: try ShaderSourceFile.read(path), as: UTF8.self)
-            name = path
-        case (nil, let s?):
-            text = s
-            name = "\(setup.id).source"
-        case (.some, .some):
-            throw NodeFailure("params 'file' and 'source': give one, not both")
-        case (nil, nil):
-            text = Self.fade
-            name = "fade (built in)"
-        }
-        guard text.utf8.count <= ShaderLimits.sourceBytes else {
-            throw NodeFailure("transition \(name): \(text.utf8.count) bytes; a shader has at most \(ShaderLimits.sourceBytes)")
-        }
-        let program = try ShaderProgram(transition: text, fileName: name)
-        if program.inputCount > 2 {
-            let extra = program.textureNames.dropFirst(2).compactMap { $0 }.map { "'\($0)'" }.joined(separator: ", ")
-            throw NodeFailure("transition \(name) samples \(extra) besides the two clips; the transition node has two inputs, 'from' and 'to'")
-        }
-        var values: [String: ShaderUniformValue] = [:]
-        let uniforms = p[Self.uniformsParam] ?? .object([], nil)
-        guard let members = uniforms.objectMembers else {
-            throw NodeFailure("param 'uniforms': expected an object mapping uniform names to values, found \(uniforms.typeName)")
-        }
-        for (key, value) in members {
-            guard key != "progress" else { throw NodeFailure("param 'uniforms': 'progress' is set by the node per frame (from 'offset' and 'duration')") }
-            guard let v = ShaderFilter.uniformValue(value) else {
-                throw NodeFailure("param 'uniforms': uniform '\(key)': expected a number, a boolean or an array of them (arrays nested at most 2 deep), found \(value.typeName) \(value.brief)")
-            }
-            values[key] = v
-        }
-        values["progress"] = .number(0)
-        let bound = try program.bind(uniforms: values, live: ["progress"])
-        validationWarnings = bound.warnings
-        kernel = ShaderKernel(program: bound)
+        let (text, name) = try TransitionProgram.text(file: p[Self.fileParam], source: p[Self.sourceParam], inline: "\(setup.id).source",
+                                                      fileParam: "file", sourceParam: "source")
+        let program = try TransitionProgram(text: text, name: name, uniforms: p[Self.uniformsParam] ?? .object([], nil), uniformsParam: "uniforms")
+        validationWarnings = program.warnings
+        kernel = program.kernel
         threads = p[KernelFilter.threadsParam]
         duration = p[Self.durationParam]
         offset = p[Self.offsetParam]

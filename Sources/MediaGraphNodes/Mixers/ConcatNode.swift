@@ -9,18 +9,31 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     public static let typeInfo: NodeTypeInfo = {
         var info = NodeTypeInfo(
             name: "concat",
-            doc: "Joins clips one after another: clip k is inputs video<k> and/or audio<k> (video, video1, …); each starts where the previous ended, audio sample-exact.",
+            doc: "Joins clips one after another: clip k is inputs video<k> and/or audio<k> (video, video1, …); each starts where the previous ended, audio sample-exact; with 'overlap', each join is a transition (a cross-fade, or a gl-transitions shader) and an audio crossfade.",
             category: .filter,
             inputs: [PortSpec("video", .anyVideo, doc: "video of clip k (video, video1, …)", repeatable: true, optional: true),
                      PortSpec("audio", .audio(SampleFormat.allCases), doc: "audio of clip k (audio, audio1, …)", repeatable: true, optional: true)],
             outputs: [PortSpec("video", .anyVideo, doc: "the clips' video, one after another"),
-                      PortSpec("audio", .audio(SampleFormat.allCases), doc: "the clips' audio, one after another (silence where a clip's audio is shorter than its video)")])
+                      PortSpec("audio", .audio(SampleFormat.allCases), doc: "the clips' audio, one after another (silence where a clip's audio is shorter than its video)")],
+            params: ParamSpec.list([overlapParam, transitionFileParam, transitionUniformsParam, KernelFilter.threadsParam]))
         info.matchedInputs = [.videoGeometry, .audioLayout]
         return info
     }()
 
+    static let overlapParam = Param<Double>("overlap", 0...3600, default: 0, doc: "seconds each clip overlaps the next: its last 'overlap' is blended into the next clip's first (video by the transition, audio by a crossfade as ffmpeg's acrossfade); the output is (n−1)·overlap shorter. 0: clips join without a transition")
+    static let transitionFileParam = Param<String?>.path("transition-file", role: .input, doc: "gl-transitions shader file (.glsl) for the overlaps, on rgba video; default: a cross-fade on any pixel format (ffmpeg's xfade 'fade')")
+    static let transitionUniformsParam = Param<JSONValue?>(
+        spec: .json("transition-uniforms", default: .object([], nil), doc: "the transition shader's own uniforms (progress is set per frame)")) { $0[$1] }
+
     let id: String
     let inputNames: [String]
+    let overlapSeconds: Double
+    let shader: TransitionProgram?
+    let threads: Int
+    public let validationWarnings: [String]
+    var transition: ConcatTransition?
+    var overlapTicks: Int64 = 0
+    var crossfade: ConcatCrossfade?
     let clips: ConcatClips
     var timeline = ConcatTimeline(videoTimeBases: [], sampleRate: nil)
     var videoFormat: VideoFormat?
@@ -45,6 +58,17 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
         clips = try ConcatClips(connected: setup.connectedInputs)
         ended = Array(repeating: false, count: setup.connectedInputs.count)
         early = Array(repeating: [], count: setup.connectedInputs.count)
+        let p = setup.params
+        overlapSeconds = p[Self.overlapParam]
+        threads = p[KernelFilter.threadsParam]
+        if let path = p[Self.transitionFileParam] {
+            guard overlapSeconds > 0 else { throw NodeFailure("param 'transition-file': a transition runs over the clips' 'overlap', which is 0; give 'overlap' in seconds") }
+            let (text, name) = try TransitionProgram.text(file: path, source: nil, inline: path, fileParam: "transition-file", sourceParam: "transition-file")
+            shader = try TransitionProgram(text: text, name: name, uniforms: p[Self.transitionUniformsParam] ?? .object([], nil), uniformsParam: "transition-uniforms")
+        } else {
+            shader = nil
+        }
+        validationWarnings = shader?.warnings ?? []
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -66,6 +90,7 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
         }
         timeline = ConcatTimeline(videoTimeBases: timeBases, sampleRate: audioFormat?.sampleRate)
         videoFormat?.timeBase = Rational(1, timeline.timescale)
+        try configureTransitions()
         // an output with no input of its kind carries nothing; it still needs a format
         let video = videoFormat ?? VideoFormat(pixelFormat: .yuv420p, width: 2, height: 2)
         let audio = audioFormat ?? AudioFormat(sampleFormat: .f32planar, sampleRate: 48_000, channels: 2)
@@ -109,8 +134,17 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     func advance(output: NodeOutput) throws {
         while current < clips.count && clips.inputs(of: current).allSatisfy({ ended[$0] }) {
             let last = current == clips.count - 1
-            let silence = timeline.endClip(padAudio: !last)
-            if silence > 0 { try sendSilence(silence, output: output) }
+            try endOverlapOfCurrentClip()
+            let end = timeline.clipEnd
+            if !last {
+                let silence = timeline.silence(to: end)
+                if silence > 0 { try sendSilence(silence, output: output) }
+            }
+            if !last, transition != nil || crossfade != nil {
+                try endClipBeforeTransition(at: end, output: output)
+            } else {
+                timeline.startNextClip(at: end)
+            }
             current += 1
             if last { break }
             for k in clips.inputs(of: current) {
@@ -128,6 +162,7 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     }
 
     func send(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        let clip = clips.inputs[input].clip
         if clips.inputs[input].isVideo {
             guard let out = videoFormat, let v = buffer.format.video else { return }
             let at = timeline.placeVideo(pts: buffer.pts, duration: buffer.duration, timeBase: buffer.timeBase, frameRate: v.frameRate)
@@ -139,25 +174,21 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
                 m.duration = at.duration
                 m.timeBase = out.timeBase
             }
-            try output.send(consume frame, port: 0)
+            try sendVideo(frame, pts: at.pts, clip: clip, output: output)
         } else {
             guard let out = audioFormat else { return }
             let count = buffer.sampleCount
-            let pts = timeline.placeAudio(count: count)
-            let samples = SampleBuffer.restamped(consume buffer) { m in
-                m.format = .audio(out)
-                m.pts = pts
-                m.dts = pts
-                m.duration = Int64(count)
-                m.timeBase = Rational(1, Int64(out.sampleRate))
+            guard buffer.byteCount >= count * out.channels * out.sampleFormat.bytesPerSample else {
+                throw NodeFailure("input '\(inputNames[input])': a buffer of \(count) samples × \(out.channels) channels of \(out.sampleFormat) holds only \(buffer.byteCount) bytes")
             }
-            try output.send(consume samples, port: 1)
+            try sendAudio(buffer, pts: timeline.placeAudio(count: count), clip: clip, output: output)
         }
     }
 
     /// Silence after a clip whose audio is shorter than its video, in chunks of at most 4096
     /// samples (joins only: not on the per-buffer path).
     func sendSilence(_ count: Int64, output: NodeOutput) throws {
+        // before the clip ends: part of its audio, so part of a transition's tail
         guard let out = audioFormat else { return }
         var left = count
         let zero: UInt8 = out.sampleFormat == .u8 || out.sampleFormat == .u8planar ? 0x80 : 0
@@ -165,8 +196,9 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
             let n = Int(min(left, 4096))
             let pts = timeline.placeAudio(count: n)
             let bytes = [UInt8](repeating: zero, count: n * out.channels * out.sampleFormat.bytesPerSample)
-            try output.send(SampleBuffer(bytes: bytes, format: .audio(out), pts: pts, duration: Int64(n),
-                                         timeBase: Rational(1, Int64(out.sampleRate)), flags: .keyFrame, sampleCount: n), port: 1)
+            try sendAudio(SampleBuffer(bytes: bytes, format: .audio(out), pts: pts, duration: Int64(n),
+                                       timeBase: Rational(1, Int64(out.sampleRate)), flags: .keyFrame, sampleCount: n),
+                          pts: pts, clip: current, output: output)
             left -= Int64(n)
         }
     }

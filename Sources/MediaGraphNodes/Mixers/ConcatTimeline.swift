@@ -56,17 +56,21 @@ struct ConcatTimeline {
     /// Where the current clip's video has reached, in output ticks.
     var videoEnd: Int64 { clipStart &+ clipVideoEnd }
 
-    /// Ends the current clip: returns the silence (in samples) that brings the audio to the clip's
-    /// end when `padAudio` (every clip but the last), and starts the next clip there.
-    mutating func endClip(padAudio: Bool) -> Int64 {
-        let end = max(videoEnd, audioEnd)
-        var silence: Int64 = 0
-        if padAudio, let sampleRate, let target = MediaTime.rescale(end, timeBase: Rational(1, timescale), to: sampleRate) {
-            silence = max(0, target - samples)
-        }
-        clipStart = end
+    /// Where the current clip ends: the longer of its video and its audio.
+    var clipEnd: Int64 { max(videoEnd, audioEnd) }
+
+    /// The silence (in samples) that brings the audio to `end` (output ticks).
+    func silence(to end: Int64) -> Int64 {
+        guard let sampleRate, let target = MediaTime.rescale(end, timeBase: Rational(1, timescale), to: sampleRate) else { return 0 }
+        return max(0, target - samples)
+    }
+
+    /// Starts the next clip where the current one ends (`end`), less `overlap` ticks (and
+    /// `overlapSamples` of audio) when a transition blends the two.
+    mutating func startNextClip(at end: Int64, overlap: Int64 = 0, overlapSamples: Int64 = 0) {
+        clipStart = end &- overlap
         clipVideoEnd = 0
-        return silence
+        samples -= overlapSamples
     }
 
     static func gcd(_ a: Int64, _ b: Int64) -> Int64 { b == 0 ? a : gcd(b, a % b) }
