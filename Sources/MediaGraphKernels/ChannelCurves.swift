@@ -20,6 +20,21 @@ public struct ChannelCurves: Equatable, Sendable {
         self.blue = table(blue)
     }
 
+    /// Tables given directly: 256 entries each, or nil.
+    public init?(red: [UInt8], green: [UInt8], blue: [UInt8]) {
+        guard red.count == 256, green.count == 256, blue.count == 256 else { return nil }
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// These curves, then `next`: each table looked up through the next one's. Exactly what the
+    /// two applied one after the other give, as both map bytes to bytes.
+    public func then(_ next: ChannelCurves) -> ChannelCurves {
+        func compose(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { a.map { b[Int($0)] } }
+        return ChannelCurves(red: compose(red, next.red), green: compose(green, next.green), blue: compose(blue, next.blue))!
+    }
+
     /// The exponent range of `gamma(_:)`.
     public static let gammaRange: ClosedRange<Double> = 0...3
 

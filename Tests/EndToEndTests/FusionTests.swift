@@ -90,6 +90,39 @@ import Testing
         #expect(fusedChains >= 6, "only \(fusedChains) of 16 chains fused")  // random params often leave 0…1, which ends a pass
     }
 
+    /// Curves (gamma, levels) with the colour maps that act on one channel at a time (invert,
+    /// brightness, contrast, exposure, rgb), random params: the whole chain is one table pass
+    /// and gives exactly the bytes of running the filters stage by stage.
+    @Test(arguments: ["rgba", "bgra"])
+    func curvesAndPerChannelMapsFuseIntoOneExactTable(_ pixfmt: String) throws {
+        let dir = CLI.tempDir()
+        let input = try Self.input(pixfmt, in: dir)
+        var rng = SplitMix(seed: pixfmt == "rgba" ? 21 : 22)
+        func r(_ lo: Double, _ hi: Double) -> String { String(format: "%.4f", lo + (hi - lo) * rng.unit()) }
+        for k in 0..<8 {
+            var filters: [String] = []
+            for _ in 0..<(1 + Int(rng.next() % 5)) {
+                switch rng.next() % 7 {
+                case 0: filters.append(Self.node(("invert", "")))
+                case 1: filters.append(Self.node(("brightness", "\"amount\": \(r(-0.5, 0.5))")))
+                case 2: filters.append(Self.node(("contrast", "\"amount\": \(r(0.2, 2.5))")))
+                case 3: filters.append(Self.node(("exposure", "\"ev\": \(r(-1.5, 1.5))")))
+                case 4: filters.append(Self.node(("rgb", "\"red\": \(r(0.3, 1.8)), \"green\": \(r(0.3, 1.8)), \"blue\": \(r(0.3, 1.8))")))
+                case 5: filters.append(Self.node(("levels", "\"input-min\": \(r(0, 0.3)), \"input-max\": \(r(0.7, 1)), \"gamma\": \(r(0.5, 2)), \"red-output-max\": \(r(0.6, 1))")))
+                default: filters.append(Self.node(("gamma", "\"gamma\": \(r(0.3, 2.5))")))
+                }
+            }
+            // at least one curve, anywhere in the chain
+            filters.insert(Self.node(("gamma", "\"gamma\": \(r(0.3, 2.5))")), at: Int(rng.next() % UInt64(filters.count + 1)))
+            let fused = dir + "/fused-\(k).raw", staged = dir + "/staged-\(k).raw"
+            let g = try Self.run(Self.graph(filters, input: input, output: fused, pixfmt: pixfmt))
+            try Self.run(Self.graph(filters, input: input, output: staged, pixfmt: pixfmt, top: "\"fuse\": false,"))
+            #expect(g.nodes.count == 3, "chain \(k) \(filters) was not one pass: \(g.nodes.map(\.id))")
+            let a = Self.bytes(fused), b = Self.bytes(staged)
+            #expect(a.count == 385 * 289 * 4 * 2 && a == b, "chain \(k) \(filters) differs from stage by stage")
+        }
+    }
+
     /// `"fuse": false` (graph or node) keeps the filters apart: the same bytes as running each
     /// filter in a graph of its own, one after the other.
     @Test func stageByStageSwitchesReproduceSeparateRuns() throws {
@@ -126,16 +159,11 @@ import Testing
         """, in: dir)
         let r = try CLI.mediagraph("validate", g)
         #expect(r.status == 0, "\(r.stderr)")
-        if ColorChainKernel.isOnePassFast {
-            // the clamp sepia needs is done inside the one pass (AVX2 chain kernel)
-            #expect(r.out.contains("  inv+sep+con (fused: invert+sepia+contrast) — inline\n"), "\(r.out)")
-            #expect(r.out.contains("note: fused 'inv', 'sep', 'con' (invert+sepia+contrast) into one pass 'inv+sep+con': 2 colour matrices, clamped to 0…1 after 'sep' (it can leave 0…1: (0, 0, 0) → (1.2, 1, 0.8)); within "), "\(r.out)")
-        } else {
-            #expect(r.out.contains("  inv+sep (fused: invert+sepia) — inline\n"), "\(r.out)")
-            #expect(r.out.contains("note: fused 'inv', 'sep' (invert+sepia) into one pass 'inv+sep': one colour matrix; within 1 LSB of stage-by-stage output (8-bit roundings skipped)\n"), "\(r.out)")
-            #expect(r.out.contains("note: 'con' not fused with 'sep': 'sep' can leave 0…1 ((0, 0, 0) → (1.2, 1, 0.8)) and one matrix cannot clamp in between\n"), "\(r.out)")
-        }
-        #expect(r.out.contains("note: 'gam' not fused with 'con': per-channel curves, not an affine colour map (curves and LUTs do not fuse yet)\n"), "\(r.out)")
+        // contrast, gamma and brightness each act on one channel at a time: one exact table
+        #expect(r.out.contains("  con+gam+bri (fused: contrast+gamma+brightness) — inline\n"), "\(r.out)")
+        #expect(r.out.contains("note: fused 'con', 'gam', 'bri' (contrast+gamma+brightness) into one pass 'con+gam+bri': one table per channel, the same bytes as stage by stage\n"), "\(r.out)")
+        #expect(r.out.contains("  inv+sep (fused: invert+sepia) — inline\n"), "\(r.out)")
+        #expect(r.out.contains("note: fused 'inv', 'sep' (invert+sepia) into one pass 'inv+sep': one colour matrix; within 1 LSB of stage-by-stage output (8-bit roundings skipped)\n"), "\(r.out)")
         #expect(r.out.contains("note: 'sat' not fused with 'bri': its \"fuse\" param is false\n"), "\(r.out)")
         #expect(r.out.contains("note: 'hue' not fused with its consumers: its output feeds 2 nodes (fan-out)\n"), "\(r.out)")
         let stats = try CLI.mediagraph("run", "--quiet", "--stats", g)

@@ -86,9 +86,31 @@ public enum ColorMapFusion {
         return e
     }
 
+    /// Stretches of per-channel stages holding a curve become tables (`ColorCurvesFusion`); what
+    /// lies between them is colour maps, composed as matrices.
     static func fuse(_ run: [FusionMember]) -> [FusionPiece] {
+        let filters = run.compactMap { $0.instance as? KernelFilter }
+        guard filters.count == run.count else { return [] }
+        var pieces: [FusionPiece] = []
+        var k = 0
+        for stretch in ColorCurvesFusion.tableStretches(filters) {
+            if stretch.range.lowerBound > k { pieces += shifted(fuseMaps(Array(run[k..<stretch.range.lowerBound])), by: k) }
+            pieces.append(ColorCurvesFusion.piece(run, stretch.range, stretch.curves))
+            k = stretch.range.upperBound
+        }
+        if k < run.count { pieces += shifted(fuseMaps(Array(run[k...])), by: k) }
+        return pieces
+    }
+
+    static func shifted(_ pieces: [FusionPiece], by k: Int) -> [FusionPiece] {
+        pieces.map { var p = $0; p.members = (p.members.lowerBound + k)..<(p.members.upperBound + k); return p }
+    }
+
+    /// A stretch of colour maps as matrices.
+    static func fuseMaps(_ run: [FusionMember]) -> [FusionPiece] {
         let maps = run.compactMap { ($0.instance as? KernelFilter)?.colorMap }
-        guard maps.count == run.count else { return [] }
+        guard maps.count == run.count else { return [FusionPiece(members: 0..<run.count)] }
+        if run.count == 1 { return [FusionPiece(members: 0..<1)] }
         let passes = plan(maps)
         if ColorChainKernel.isOnePassFast && passes.count > 1 { return [onePass(run, maps, passes)] }
         return passes.map { pass in

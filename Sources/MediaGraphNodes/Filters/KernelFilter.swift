@@ -106,9 +106,9 @@ extension KernelFilter: PointwiseStage {
         guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {
             return "colour maps fuse on rgba/bgra frames, it gets \(format.video?.pixelFormat.rawValue ?? "\(format)")"
         }
-        if colorMap == nil {
-            let what = kernel is ChannelCurvesKernel ? "per-channel curves" : kernel is LUT3DKernel ? "a 3D LUT" : "its kernel"
-            return "\(what), not an affine colour map (curves and LUTs do not fuse yet)"
+        if colorMap == nil && !(kernel is ChannelCurvesKernel) {
+            let what = kernel is LUT3DKernel ? "a 3D LUT" : "its kernel"
+            return "\(what), neither a colour map nor per-channel curves (3D LUTs do not fuse yet)"
         }
         return nil
     }
