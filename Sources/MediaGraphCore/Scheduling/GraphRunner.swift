@@ -40,6 +40,8 @@ public final class GraphRunner: Sendable {
     let running: [RunningNode]
     let declarations: [NodeDeclaration]
     private let failure = Lock<Error?>(nil)
+    /// Set once `failure` holds an error: what the sources read per buffer (no lock).
+    private let hasFailed = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
     /// The source whose count the progress line shows, and how many buffers it expects to send.
     private let progressSource: RunningNode?
@@ -158,20 +160,22 @@ public final class GraphRunner: Sendable {
         }
     }
 
-    private var failed: Bool { failure.withLock { $0 != nil } }
+    private var failed: Bool { hasFailed.load(ordering: .acquiring) }
 
     private func record(_ error: Error) {
         let first = failure.withLock { f -> Bool in
             if f == nil { f = error; return true }
             return false
         }
+        if first { hasFailed.store(true, ordering: .releasing) }
         if first { for r in running { r.inbox?.cancel() } }
     }
 
     private func runSource(_ r: RunningNode) {
         guard let source = r.instance as? SourceNode else { return }
         do {
-            while !stop.isSet && !failed && !r.output.downstreamClosed {
+            let closing = r.output.closingQueues()
+            while !stop.isSet && !failed && !(closing?.allSatisfy(\.isClosed) ?? false) {
                 let t0 = monotonicNanos()
                 let more: Bool
                 do {
@@ -179,7 +183,7 @@ public final class GraphRunner: Sendable {
                 } catch {
                     throw r.attributed(error)
                 }
-                r.busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
+                r.busyNanos.add(fromOwner: monotonicNanos() &- t0)
                 if !more { break }
             }
             if !failed { try r.finish() }

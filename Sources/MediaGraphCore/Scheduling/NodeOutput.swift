@@ -20,7 +20,7 @@ public final class NodeOutput {
     /// Sends a buffer on output `port`. Pass the last reference (`consume buf`): a consumer that
     /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.
     public func send(_ buffer: consuming SampleBuffer, port: Int = 0) throws {
-        owner.sent.wrappingAdd(1, ordering: .relaxed)
+        owner.sent.add(fromOwner: 1)
         let ls = links[port]
         if ls.count == 1 {
             try deliver(consume buffer, to: ls[0])
@@ -56,20 +56,24 @@ public final class NodeOutput {
         }
     }
 
-    /// True when there is a consumer and every one wants nothing more (a synchronised node whose
-    /// output has ended closed its queue, directly or behind inline filters): a source may stop.
-    var downstreamClosed: Bool {
-        var any = false
+    /// The queues whose closing means nobody wants this node's output any more (a synchronised
+    /// node whose output has ended closes its queue), reached directly or behind inline filters;
+    /// nil when no consumer or some path ends elsewhere (a sink called inline), so the output
+    /// never closes. The wiring is fixed while the graph runs: a source works this out once, then
+    /// looks only at those queues (walking the inline chain per buffer cost 40 ns per hop).
+    func closingQueues() -> [Inbox]? {
+        var queues: [Inbox] = []
         for ls in links {
             for l in ls {
-                any = true
                 switch l {
-                case .queued(let inbox, _): if !inbox.isClosed { return false }
-                case .inline(let target, _): if !target.output.downstreamClosed { return false }
+                case .queued(let inbox, _): queues.append(inbox)
+                case .inline(let target, _):
+                    guard let more = target.output.closingQueues() else { return nil }
+                    queues += more
                 }
             }
         }
-        return any
+        return queues.isEmpty ? nil : queues
     }
 
     /// Tells every consumer that this node's stream has ended.

@@ -53,7 +53,7 @@ final class RunningNode: @unchecked Sendable {
     /// Runs `process` for one buffer, timing it and naming this node in any error.
     @inline(__always)
     func receive(_ buffer: consuming SampleBuffer, input: Int) throws {
-        buffersIn.wrappingAdd(1, ordering: .relaxed)
+        buffersIn.add(fromOwner: 1)
         try takeParamChanges()
         let t0 = monotonicNanos()
         do {
@@ -61,7 +61,7 @@ final class RunningNode: @unchecked Sendable {
         } catch {
             throw attributed(error)
         }
-        busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
+        busyNanos.add(fromOwner: monotonicNanos() &- t0)
     }
 
     /// One input ended; when all have, flush the node and pass end-of-stream on.
@@ -80,7 +80,7 @@ final class RunningNode: @unchecked Sendable {
         } catch {
             throw attributed(error)
         }
-        busyNanos.wrappingAdd(monotonicNanos() &- t0, ordering: .relaxed)
+        busyNanos.add(fromOwner: monotonicNanos() &- t0)
         try output.endOfStream()
     }
 
