@@ -63,33 +63,9 @@ enum ColorCurvesFusion {
         let composed = tables.dropFirst().reduce(tables[0]) { $0.then($1) }
         let note = "fused " + ids.map { "'\($0)'" }.joined(separator: ", ") + " (\(types)) into one pass '\(ids.joined(separator: "+"))': "
             + "one table per channel, the same bytes as stage by stage"
-        let node = FusedCurvesFilter(memberIds: ids, curves: composed, threads: members[0].params[KernelFilter.threadsParam])
+        let node = FusedColorFilter(memberIds: ids, kernel: ChannelCurvesKernel(composed), threads: members[0].params[KernelFilter.threadsParam])
         let info = KernelFilter.filterInfo("fused: \(types)", "Colour filters \(ids.joined(separator: ", ")) run as one table pass.",
                                            formats: ChannelCurvesKernel.formats)
         return FusionPiece(members: range, node: node, info: info, note: note)
-    }
-}
-
-/// Per-channel stages run as one table pass (made by `ColorCurvesFusion`, never named in a graph
-/// file).
-final class FusedCurvesFilter: VideoNode, FusedStagesNode {
-    let memberIds: [String]
-    let kernel: ChannelCurvesKernel
-    let threads: Int
-
-    init(memberIds: [String], curves: ChannelCurves, threads: Int) {
-        self.memberIds = memberIds
-        kernel = ChannelCurvesKernel(curves)
-        self.threads = threads
-    }
-
-    func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
-
-    func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
-        let kernel = self.kernel, threads = self.threads
-        if kernel.curves.isIdentity { return try output.send(consume frame) }
-        try output.sendTransformed(consume frame) { src, dst, _ in
-            try kernel.run(source: src, destination: dst, threads: threads)
-        }
     }
 }

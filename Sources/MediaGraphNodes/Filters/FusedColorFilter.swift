@@ -1,18 +1,23 @@
 import MediaGraphCore
 import MediaGraphKernels
 
-/// Several colour filters run as one pass (made by `ColorMapFusion`, never named in a graph
-/// file): one `ColorChainKernel` whose maps are the composed stretches of the chain, each frame
-/// read and written once.
+/// Several colour filters run as one pass (made by `ColorMapFusion` and `ColorCurvesFusion`,
+/// never named in a graph file): one kernel — a `ColorChainKernel` of composed matrices, or a
+/// `ChannelCurvesKernel` of composed tables — each frame read and written once.
 final class FusedColorFilter: VideoNode, FusedStagesNode {
     let memberIds: [String]
-    let kernel: ColorChainKernel
+    let kernel: FrameKernel
     let threads: Int
 
-    init(memberIds: [String], transforms: [ColorTransform], threads: Int) {
+    init(memberIds: [String], kernel: FrameKernel, threads: Int) {
         self.memberIds = memberIds
-        kernel = ColorChainKernel(transforms)
+        self.kernel = kernel
         self.threads = threads
+    }
+
+    /// The matrices of a run, applied in turn (clamped between them).
+    convenience init(memberIds: [String], transforms: [ColorTransform], threads: Int) {
+        self.init(memberIds: memberIds, kernel: ColorChainKernel(transforms), threads: threads)
     }
 
     func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
@@ -28,3 +33,5 @@ final class FusedColorFilter: VideoNode, FusedStagesNode {
         }
     }
 }
+
+extension ColorChainKernel: FrameKernel {}
