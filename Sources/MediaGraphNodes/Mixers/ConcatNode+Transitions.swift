@@ -1,3 +1,4 @@
+import Foundation
 import MediaGraphCore
 
 /// `concat` with `overlap`: each clip's last `overlap` is blended with the next clip's first
@@ -102,7 +103,8 @@ extension ConcatNode {
 
     func tooShort(clip: Int, needs overlaps: Int) -> NodeFailure {
         let seconds = Double(timeline.clipEnd &- timeline.clipStart) / Double(timeline.timescale)
-        let what = overlaps == 2 ? "its 'overlap' with the clips before and after it (\(2 * overlapSeconds) s)" : "the 'overlap' of \(overlapSeconds) s"
-        return NodeFailure("clip \(clip) (input '\(inputNames[clips.inputs(of: clip)[0]])') lasts \(seconds) s, shorter than \(what)")
+        func show(_ s: Double) -> String { String(format: "%g", s) }
+        let what = overlaps == 2 ? "its 'overlap' with the clips before and after it (\(show(2 * overlapSeconds)) s)" : "the 'overlap' of \(show(overlapSeconds)) s"
+        return NodeFailure("clip \(clip) (input '\(inputNames[clips.inputs(of: clip)[0]])') lasts \(show(seconds)) s, shorter than \(what)")
     }
 }
