@@ -55,6 +55,9 @@ static void *create(void *d, int32_t w, int32_t h, int32_t f, mg_error *e) { (vo
 static int set_param(void *i, int32_t k, const mg_param_value *v, mg_error *e) { (void)i; (void)k; (void)v; (void)e; return 0; }
 static int process(void *i, const mg_frame *a, mg_frame *b, mg_error *e) { (void)i; (void)a; (void)b; (void)e; return 0; }
 static void destroy(void *i) { (void)i; }
+static void *create_n(void *d, const mg_video_format *f, int32_t n, mg_error *e) { (void)d; (void)f; (void)n; (void)e; return NULL; }
+static int output_format(void *i, const mg_video_format *f, int32_t n, mg_video_format *o, mg_error *e) { (void)i; (void)f; (void)n; (void)o; (void)e; return 0; }
+static int process_n(void *i, const mg_frame *const *f, int32_t n, mg_frame *o, mg_error *e) { (void)i; (void)f; (void)n; (void)o; (void)e; return 0; }
 
 static mg_plugin_desc plugin;
 
@@ -89,6 +92,19 @@ static void build_node(mg_node_desc *n) {
     n->set_param = callbacks & 2 ? NULL : set_param;
     n->process = callbacks & 4 ? NULL : process;
     n->destroy = callbacks & 8 ? NULL : destroy;
+    /* version 2: several inputs, their names, and the callbacks that go with them */
+    uint8_t v2 = r8();
+    if (v2 & 1) {
+        n->input_count = rcount(18);
+        if (n->input_count > 0 && n->input_count <= MG_MAX_INPUTS && !(v2 & 2)) {
+            const char **names = alloc((size_t)n->input_count * sizeof *names);
+            for (int32_t i = 0; i < n->input_count; i++) names[i] = rstr();
+            n->input_names = names;
+        }
+        n->create_n = v2 & 4 ? NULL : create_n;
+        n->output_format = v2 & 8 ? NULL : output_format;
+        n->process_n = v2 & 16 ? NULL : process_n;
+    }
 }
 
 const mg_plugin_desc *mediagraph_plugin_entry(void) { return &plugin; }
@@ -129,7 +145,7 @@ void fuzz_plugin_set(const uint8_t *data, size_t size) {
     in = data; in_size = size; at = 0;
 
     uint8_t flags = r8();
-    plugin.abi_version = flags & 1 ? r32() : MG_PLUGIN_ABI_VERSION;
+    plugin.abi_version = flags & 1 ? r32() : flags & 4 ? 1 : MG_PLUGIN_ABI_VERSION;
     plugin.name = rstr();
     plugin.version = rstr();
     plugin.node_count = rcount(4);
@@ -138,6 +154,12 @@ void fuzz_plugin_set(const uint8_t *data, size_t size) {
         mg_node_desc *n = alloc((size_t)plugin.node_count * sizeof *n);
         for (int32_t i = 0; i < plugin.node_count; i++) build_node(&n[i]);
         plugin.nodes = n;
+        if (plugin.abi_version == 1) {
+            /* a version-1 plugin's array has version 1's stride: its fields are a prefix */
+            mg_node_desc_v1 *v1 = alloc((size_t)plugin.node_count * sizeof *v1);
+            for (int32_t i = 0; i < plugin.node_count; i++) memcpy(&v1[i], &n[i], sizeof *v1);
+            plugin.nodes = (const mg_node_desc *)(const void *)v1;
+        }
     }
 
     memset(&f0r_info, 0, sizeof f0r_info);
