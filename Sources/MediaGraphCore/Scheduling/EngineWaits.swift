@@ -12,8 +12,9 @@ import Synchronization
 /// the chain of waits. A lane not recorded as blocked is working — computing, or reading a slow
 /// pipe — and will make progress by itself.
 ///
-/// `Sendable`: all state is behind one mutex, taken after a queue's own monitor and never
-/// before one, so it adds no lock-order cycle.
+/// `Sendable`: all state is behind one `Lock` (a pthread mutex under `make test-sanitize`, which
+/// thread sanitizer sees), taken after a queue's own monitor and never before one, so it adds
+/// no lock-order cycle.
 final class EngineWaits: Sendable {
     enum State {
         case working
@@ -32,10 +33,10 @@ final class EngineWaits: Sendable {
         var ended: [[Bool]]
     }
 
-    private let table: Mutex<Table>
+    private let table: Lock<Table>
 
     init(lanes: Int) {
-        table = Mutex(Table(states: Array(repeating: .working, count: lanes),
+        table = Lock(Table(states: Array(repeating: .working, count: lanes),
                             producers: Array(repeating: [], count: lanes),
                             ended: Array(repeating: [], count: lanes)))
     }

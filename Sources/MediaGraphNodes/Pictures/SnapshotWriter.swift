@@ -18,8 +18,8 @@ final class SnapshotWriter: @unchecked Sendable {
     }
 
     private let encoder: StillImageEncoder
-    private let slot = Mutex<Job?>(nil)
-    private let failure = Mutex<(any Error)?>(nil)
+    private let slot = Lock<Job?>(nil)
+    private let failure = Lock<(any Error)?>(nil)
     private let busy = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
