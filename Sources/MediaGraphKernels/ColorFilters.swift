@@ -21,9 +21,10 @@ extension ColorTransform {
     public static let matrixElementRange: ClosedRange<Double> = -64...64
 
     /// rgb' = dot(rgb, (0.2125, 0.7154, 0.0721)) on every channel, alpha kept.
-    public static func grayscale(intensity: Double = 1) throws -> ColorTransform {
+    /// `luma` other weights (a YUV frame's own, `YCbCrMatrix.lumaWeights`).
+    public static func grayscale(intensity: Double = 1, luma: SIMD3<Double> = luminanceWeights) throws -> ColorTransform {
         try KernelError.check("grayscale.intensity", intensity, in: intensityRange)
-        let w = luminanceWeights
+        let w = luma
         let row = SIMD4(w.x, w.y, w.z, 0)
         return ColorTransform(uncheckedRows: [row, row, row, SIMD4(0, 0, 0, 1)], offset: .zero,
                               intensity: intensity)
@@ -55,9 +56,10 @@ extension ColorTransform {
     }
 
     /// rgb' = mix(luminance, rgb, amount) with Rec. 709 luminance (amount in `saturationRange`).
-    public static func saturation(_ amount: Double) throws -> ColorTransform {
+    /// `luma` other weights (a YUV frame's own, `YCbCrMatrix.lumaWeights`).
+    public static func saturation(_ amount: Double, luma: SIMD3<Double> = luminanceWeights) throws -> ColorTransform {
         try KernelError.check("saturation.amount", amount, in: saturationRange)
-        let w = luminanceWeights * (1 - amount)
+        let w = luma * (1 - amount)
         var rows: [SIMD4<Double>] = []
         for i in 0..<3 {
             var row = SIMD4(w.x, w.y, w.z, 0)

@@ -23,18 +23,10 @@ public struct OverlayColor: Sendable, Equatable {
     public let lumaOffset: Double
 
     public init(matrix: YCbCrMatrix, fullRange: Bool) {
-        let (kr, kb): (Double, Double)
-        switch matrix {
-        case .bt709: (kr, kb) = (0.2126, 0.0722)
-        case .bt2020nc, .bt2020c: (kr, kb) = (0.2627, 0.0593)
-        case .smpte240m: (kr, kb) = (0.212, 0.087)
-        case .fcc: (kr, kb) = (0.30, 0.11)
-        default: (kr, kb) = (0.299, 0.114)   // bt601, bt470bg, unspecified (and rgb/ycgco, which a YUV main never is)
-        }
-        let kg = 1 - kr - kb
+        let luma = matrix.lumaWeights
+        let kr = luma.x, kb = luma.z
         let ky = fullRange ? 1.0 : 219.0 / 255
         let kc = fullRange ? 1.0 : 224.0 / 255
-        let luma = SIMD3(kr, kg, kb)
         y = luma * ky
         cb = (SIMD3(0, 0, 1) - luma) * (kc / (2 * (1 - kb)))
         cr = (SIMD3(1, 0, 0) - luma) * (kc / (2 * (1 - kr)))

@@ -26,5 +26,6 @@ enum BenchAreas {
         ConcatBench.area,
         OverlayBench.area,
         FusionBench.area,
+        ColorChainEncodeBench.area,
     ]
 }

@@ -68,4 +68,16 @@ enum ColorCurvesFusion {
                                            formats: ChannelCurvesKernel.formats)
         return FusionPiece(members: range, node: node, info: info, note: note)
     }
+
+    /// A run on YUV frames (every stage tables per plane, `KernelFilter.planeCurves`) as one node.
+    static func planePiece(_ run: [FusionMember], _ tables: [PlaneCurves]) -> FusionPiece {
+        let ids = run.map(\.id), types = run.map(\.info.name).joined(separator: "+")
+        let composed = tables.dropFirst().reduce(tables[0]) { $0.then($1) }
+        let note = "fused " + ids.map { "'\($0)'" }.joined(separator: ", ") + " (\(types)) into one pass '\(ids.joined(separator: "+"))': "
+            + "one table per plane (Y', Cb, Cr), the same bytes as stage by stage, no conversion to RGB"
+        let node = FusedColorFilter(memberIds: ids, kernel: PlaneCurvesKernel(composed), threads: run[0].params[KernelFilter.threadsParam])
+        let info = KernelFilter.filterInfo("fused: \(types)", "Colour filters \(ids.joined(separator: ", ")) run as one table pass on Y'CbCr planes.",
+                                           formats: PlaneCurvesKernel.formats)
+        return FusionPiece(members: 0..<run.count, node: node, info: info, note: note)
+    }
 }

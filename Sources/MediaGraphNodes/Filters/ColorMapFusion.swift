@@ -91,6 +91,8 @@ public enum ColorMapFusion {
     static func fuse(_ run: [FusionMember]) -> [FusionPiece] {
         let filters = run.compactMap { $0.instance as? KernelFilter }
         guard filters.count == run.count else { return [] }
+        let tables = filters.compactMap(\.planeCurves)
+        if tables.count == run.count { return [ColorCurvesFusion.planePiece(run, tables)] }
         var pieces: [FusionPiece] = []
         var k = 0
         for stretch in ColorCurvesFusion.tableStretches(filters) {

@@ -21,6 +21,9 @@ extension ChannelCurvesKernel: FrameKernel {
     public var isIdentity: Bool { curves.isIdentity }
 }
 extension LUT3DKernel: FrameKernel {}
+extension PlaneCurvesKernel: FrameKernel {
+    public var isIdentity: Bool { curves.isIdentity }
+}
 
 /// The shared base of the built-in pixel filters: the subclass declares its params once and picks
 /// a kernel from their values (`makeKernel`); every frame then runs through it in place when the
@@ -46,25 +49,50 @@ open class KernelFilter: VideoNode, LiveParamsNode {
     public static let fuseParam = Param<Bool>("fuse", default: true,
                                               doc: "false keeps this filter its own pass (bit-exact stage-by-stage output); true lets a run of colour filters become one pass")
 
+    /// The formats of a colour filter that also runs on Y'CbCr planes (`colorTransform` diagonal
+    /// there): rgba, bgra and 8-bit planar YUV.
+    public static let colorMapFormats = ColorMatrixKernel.formats + PlaneCurvesKernel.formats
+
     private(set) var kernel: FrameKernel
     let threads: Int
     /// Whether this filter may join a fused run (`fuse` param).
     let fuse: Bool
+    private var params: ParamValues
+    /// The input when it is planar YUV that the filter runs on as tables (`PlaneCurves`).
+    private var planes: VideoFormat?
 
     public required init(setup: NodeSetup) throws {
         threads = setup.params[Self.threadsParam]
         fuse = setup.params[Self.fuseParam]
-        kernel = try Self.kernel(for: setup.params)
+        params = setup.params
+        kernel = try Self.kernel(for: setup.params, planes: nil)
     }
 
     /// The kernel for these params; throw a `NodeFailure` naming the param when they cannot work
-    /// (a `KernelError` thrown here is turned into one).
+    /// (a `KernelError` thrown here is turned into one). The default runs `colorTransform`.
     open class func makeKernel(_ params: ParamValues) throws -> FrameKernel {
-        throw NodeFailure("\(self) does not choose a kernel")
+        guard let map = try colorTransform(params, luma: ColorTransform.luminanceWeights) else {
+            throw NodeFailure("\(self) does not choose a kernel")
+        }
+        return ColorMatrixKernel(map)
     }
 
-    static func kernel(for params: ParamValues) throws -> FrameKernel {
-        do { return try makeKernel(params) } catch let e as KernelError { throw NodeFailure(KernelParamName.message(for: e)) }
+    /// The filter as an affine colour map, for a filter that is one on every input: `luma` is the
+    /// weights it takes luminance with — Rec. 709 (GPUImage's) on RGB frames, the frame's own on
+    /// YUV frames, so that saturation and grayscale act on Cb and Cr alone there. A filter whose
+    /// declared formats include YUV (`colorMapFormats`) must give a map diagonal in Y'CbCr.
+    open class func colorTransform(_ params: ParamValues, luma: SIMD3<Double>) throws -> ColorTransform? { nil }
+
+    static func kernel(for params: ParamValues, planes: VideoFormat?) throws -> FrameKernel {
+        do {
+            if let planes, let map = try colorTransform(params, luma: planes.matrix.lumaWeights) {
+                guard let curves = PlaneCurves(map, matrix: planes.matrix, fullRange: planes.range == .full) else {
+                    throw NodeFailure("its colour map mixes Y', Cb and Cr on \(planes.matrix.rawValue) frames; convert to rgba before it")
+                }
+                return PlaneCurvesKernel(curves)
+            }
+            return try makeKernel(params)
+        } catch let e as KernelError { throw NodeFailure(KernelParamName.message(for: e)) }
     }
 
     /// A filter's declaration: one input and one output of the given pixel formats, its params
@@ -76,7 +104,13 @@ open class KernelFilter: VideoNode, LiveParamsNode {
                      params: ParamSpec.list(params) + [threadsParam.spec, fuseParam.spec])
     }
 
-    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [inputs[0].format] }
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        if let video = inputs[0].format.video, PlaneCurvesKernel.formats.contains(video.pixelFormat) {
+            planes = video
+            kernel = try Self.kernel(for: params, planes: video)
+        }
+        return [inputs[0].format]
+    }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         let kernel = self.kernel, threads = self.threads
@@ -92,7 +126,8 @@ open class KernelFilter: VideoNode, LiveParamsNode {
     /// A live param changed (on this node's thread, between two frames): the kernel is made
     /// again from the new values.
     public func update(params: ParamValues) throws {
-        kernel = try Self.kernel(for: params)
+        kernel = try Self.kernel(for: params, planes: planes)
+        self.params = params
     }
 }
 
@@ -103,12 +138,26 @@ extension KernelFilter: PointwiseStage {
 
     public func fusionBlocker(format: MediaFormat) -> String? {
         if !fuse { return "its \"fuse\" param is false" }
+        if let pixels = format.video?.pixelFormat, PlaneCurvesKernel.formats.contains(pixels) {
+            return planeCurves == nil ? "on \(pixels) it is not one table per plane" : nil
+        }
         guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {
-            return "colour maps fuse on rgba/bgra frames, it gets \(format.video?.pixelFormat.rawValue ?? "\(format)")"
+            return "colour maps fuse on rgba/bgra and 8-bit planar YUV frames, it gets \(format.video?.pixelFormat.rawValue ?? "\(format)")"
         }
         if colorMap == nil && !(kernel is ChannelCurvesKernel) {
             let what = kernel is LUT3DKernel ? "a 3D LUT" : "its kernel"
             return "\(what), neither a colour map nor per-channel curves (3D LUTs do not fuse yet)"
+        }
+        return nil
+    }
+
+    /// The kernel as tables on Y'CbCr planes, when it runs on YUV frames as them (invert's
+    /// 255 - x included).
+    public var planeCurves: PlaneCurves? {
+        if let tables = kernel as? PlaneCurvesKernel { return tables.curves }
+        if kernel is InvertKernel, planes != nil {
+            let down = (0..<256).map { UInt8(255 - $0) }
+            return PlaneCurves(y: down, cb: down, cr: down)
         }
         return nil
     }

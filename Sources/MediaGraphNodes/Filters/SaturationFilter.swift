@@ -5,9 +5,9 @@ import MediaGraphKernels
 public final class SaturationFilter: KernelFilter, RegisteredNode {
     static let amount = Param<Double>("amount", ColorTransform.saturationRange, default: 1, live: true,
                                       doc: "0 = gray, 1 = unchanged, 2 = doubled")
-    public static let typeInfo = filterInfo("saturation", "rgb' = mix(luminance, rgb, amount) (Rec. 709 luminance).",
-                                            formats: ColorMatrixKernel.formats, params: [amount])
-    override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ColorMatrixKernel(try .saturation(p[amount]))
+    public static let typeInfo = filterInfo("saturation", "rgb' = mix(luminance, rgb, amount) (Rec. 709 luminance; on YUV frames their own Y', so Cb and Cr scale about 128).",
+                                            formats: colorMapFormats, params: [amount])
+    override public class func colorTransform(_ p: ParamValues, luma: SIMD3<Double>) throws -> ColorTransform? {
+        try .saturation(p[amount], luma: luma)
     }
 }

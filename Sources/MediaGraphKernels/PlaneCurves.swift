@@ -1,0 +1,78 @@
+import MediaGraphCore
+
+/// One 256-entry table per plane of 8-bit Y'CbCr (Y', Cb, Cr): how a colour map runs on YUV
+/// frames without converting them to RGB and back.
+///
+/// An affine colour map A on R'G'B' acts on Y'CbCr as C·A·C⁻¹ (C the frame's matrix). When that
+/// is diagonal — Y' depends on Y' alone, Cb on Cb, Cr on Cr — each plane is one table, exactly the
+/// conversion to RGB, A, and the conversion back, for every colour that stays inside the RGB
+/// cube. Brightness, contrast and exposure are diagonal in every matrix; saturation and grayscale
+/// when their luma weights are the frame's own (`YCbCrMatrix.lumaWeights`). Results are rounded
+/// to nearest and clamped to the nominal range (16–235 for Y', 16–240 for Cb and Cr in limited
+/// range, 0–255 in full), where the RGB route clips each channel.
+public struct PlaneCurves: Equatable, Sendable {
+    /// Output byte for each input byte, for Y', Cb and Cr.
+    public let y: [UInt8], cb: [UInt8], cr: [UInt8]
+
+    /// Tables given directly: 256 entries each, or nil.
+    public init?(y: [UInt8], cb: [UInt8], cr: [UInt8]) {
+        guard y.count == 256, cb.count == 256, cr.count == 256 else { return nil }
+        self.y = y
+        self.cb = cb
+        self.cr = cr
+    }
+
+    /// Tables that change nothing.
+    public static let identity = PlaneCurves(y: ramp, cb: ramp, cr: ramp)!
+    private static let ramp = (0..<256).map { UInt8($0) }
+
+    /// The tables of `map` on frames of `matrix` and range, or nil when the map mixes planes
+    /// there (its Y'CbCr form is not diagonal). Alpha reads as 1 (opaque).
+    public init?(_ map: ColorTransform, matrix: YCbCrMatrix, fullRange: Bool) {
+        if map.isIdentity {
+            self = .identity
+            return
+        }
+        guard let scales = Self.diagonal(map, luma: matrix.lumaWeights) else { return nil }
+        // Byte ↔ normalised value per plane: Y' in 0…1, Cb and Cr in −0.5…0.5.
+        let (black, lumaSpan, chromaSpan) = fullRange ? (0.0, 255.0, 255.0) : (16.0, 219.0, 224.0)
+        let lumaTop = fullRange ? 255.0 : 235, chromaLow = fullRange ? 0.0 : 16, chromaTop = fullRange ? 255.0 : 240
+        func table(_ scale: Double, _ offset: Double, zero: Double, span: Double, low: Double, top: Double) -> [UInt8] {
+            (0..<256).map { v in
+                let out = zero + span * (scale * (Double(v) - zero) / span + offset)
+                return UInt8(min(max(out.rounded(.toNearestOrEven), low), top))
+            }
+        }
+        y = table(scales.gain[0], scales.offset[0], zero: black, span: lumaSpan, low: black, top: lumaTop)
+        cb = table(scales.gain[1], scales.offset[1], zero: 128, span: chromaSpan, low: chromaLow, top: chromaTop)
+        cr = table(scales.gain[2], scales.offset[2], zero: 128, span: chromaSpan, low: chromaLow, top: chromaTop)
+    }
+
+    /// A's form on (Y', Pb, Pr) as per-plane gain and offset, when C·A·C⁻¹ is diagonal (off
+    /// the diagonal at most 1e-9: rounding in the products, never a real mix).
+    static func diagonal(_ map: ColorTransform, luma w: SIMD3<Double>) -> (gain: SIMD3<Double>, offset: SIMD3<Double>)? {
+        let rows = map.effectiveRows, offset = map.effectiveOffset
+        // C: R'G'B' → (Y', Pb, Pr); its inverse back.
+        let c = [w, (SIMD3(0, 0, 1) - w) / (2 * (1 - w.z)), (SIMD3(1, 0, 0) - w) / (2 * (1 - w.x))]
+        let inverse = [SIMD3(1, 0, 2 * (1 - w.x)),
+                       SIMD3(1, -2 * (1 - w.z) * w.z / w.y, -2 * (1 - w.x) * w.x / w.y),
+                       SIMD3(1, 2 * (1 - w.z), 0)]
+        // A on RGB with alpha = 1 folded into the offset.
+        let a = (0..<3).map { SIMD3(rows[$0][0], rows[$0][1], rows[$0][2]) }
+        let o = SIMD3((0..<3).map { offset[$0] + rows[$0][3] })
+        // A·C⁻¹, then C·(A·C⁻¹), column by column of C⁻¹.
+        func times(_ m: [SIMD3<Double>], _ v: SIMD3<Double>) -> SIMD3<Double> { SIMD3((m[0] * v).sum(), (m[1] * v).sum(), (m[2] * v).sum()) }
+        let columns = (0..<3).map { j in times(c, times(a, SIMD3(inverse[0][j], inverse[1][j], inverse[2][j]))) }
+        for i in 0..<3 { for j in 0..<3 where i != j && abs(columns[j][i]) > 1e-9 { return nil } }
+        return (SIMD3(columns[0][0], columns[1][1], columns[2][2]), times(c, o))
+    }
+
+    /// These tables, then `next`: the same bytes as the two one after the other.
+    public func then(_ next: PlaneCurves) -> PlaneCurves {
+        func compose(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { a.map { b[Int($0)] } }
+        return PlaneCurves(y: compose(y, next.y), cb: compose(cb, next.cb), cr: compose(cr, next.cr))!
+    }
+
+    /// Whether every table maps each value to itself.
+    public var isIdentity: Bool { self == .identity }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import MediaGraphCore
+import MediaGraphKernels
+import MediaGraphNodes
+import Testing
+
+/// Colour filters on YUV frames without a conversion to RGB and back (Docs/filters.md, "On YUV
+/// frames"): each plane is one table, the result is what converting to R'G'B', applying the
+/// filter's formula and converting back gives, and a run of them is one exact table pass.
+@Suite struct YUVColorMapTests {
+    /// The filters that run on YUV planes, with random params from their ranges.
+    static func randomFilter(_ rng: inout SplitMix) -> (type: String, params: String) {
+        func r(_ lo: Double, _ hi: Double) -> String { String(format: "%.4f", lo + (hi - lo) * rng.unit()) }
+        switch rng.next() % 6 {
+        case 0: return ("invert", "")
+        case 1: return ("brightness", "\"amount\": \(r(-0.5, 0.5))")
+        case 2: return ("contrast", "\"amount\": \(r(0.2, 2.5))")
+        case 3: return ("saturation", "\"amount\": \(r(0, 2))")
+        case 4: return ("exposure", "\"ev\": \(r(-1.5, 1.5))")
+        default: return ("grayscale", "")
+        }
+    }
+
+    /// A graph file: raw input → setparams (the matrix) → the filters → raw output.
+    static func graph(_ filters: [String], input: String, output: String, pixfmt: String, matrix: String, top: String = "") -> String {
+        let ids = filters.indices.map { "f\($0)" }
+        let nodes = zip(ids, filters).map { "\"\($0)\": \($1)" }.joined(separator: ", ")
+        let chain = (["src", "tag"] + ids + ["out"]).map { "\"\($0)\"" }.joined(separator: ", ")
+        return """
+        { \(top) "nodes": { "src": { "type": "rawsrc", "params": { "path": "\(input)", "width": 385, "height": 289, "format": "\(pixfmt)" } },
+                     "tag": { "type": "setparams", "params": { "matrix": "\(matrix)" } },
+                     \(nodes), "out": { "type": "rawsink", "params": { "path": "\(output)" } } },
+          "chains": [[\(chain)]] }
+        """
+    }
+
+    @Test(arguments: [("yuv420p", "bt709"), ("yuv444p", "bt601"), ("yuv422p", "bt2020nc")])
+    func randomChainsAreOneExactTablePassWithNoConversion(_ pixfmt: String, _ matrix: String) throws {
+        let dir = CLI.tempDir()
+        let input = try FusionTests.input(pixfmt, in: dir)
+        var rng = SplitMix(seed: UInt64(pixfmt.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xFFFF))
+        for k in 0..<8 {
+            let filters = (0..<(2 + Int(rng.next() % 6))).map { _ in FusionTests.node(Self.randomFilter(&rng)) }
+            let fused = dir + "/fused-\(k).raw", staged = dir + "/staged-\(k).raw"
+            let g = try FusionTests.run(Self.graph(filters, input: input, output: fused, pixfmt: pixfmt, matrix: matrix))
+            let s = try FusionTests.run(Self.graph(filters, input: input, output: staged, pixfmt: pixfmt, matrix: matrix, top: "\"fuse\": false,"))
+            // src, tag, one fused pass, out; and stage by stage no converter either
+            #expect(g.nodes.count == 4, "chain \(k) \(filters) was not one pass: \(g.nodes.map(\.id))")
+            #expect(!s.nodes.contains { $0.inserted }, "a converter was inserted: \(s.nodes.map(\.id))")
+            let a = FusionTests.bytes(fused), b = FusionTests.bytes(staged)
+            #expect(!a.isEmpty && a == b, "chain \(k) \(filters) differs from stage by stage")
+        }
+    }
+
+    /// Each filter alone on yuv444p against the R'G'B' route in Double: Y'CbCr → R'G'B' with the
+    /// frame's matrix, the filter's formula (GPUImage's, luminance with the frame's weights),
+    /// back to Y'CbCr. Wherever the colour stays inside the RGB cube before and after, the
+    /// bytes are that result rounded (within 1 where it lies on a tie).
+    @Test(arguments: ["bt601", "bt709"])
+    func eachFilterIsTheRGBRouteForColoursInsideTheCube(_ matrix: String) throws {
+        let dir = CLI.tempDir()
+        let input = try FusionTests.input("yuv444p", in: dir)
+        let w: SIMD3<Double> = matrix == "bt709" ? SIMD3(0.2126, 0.7152, 0.0722) : SIMD3(0.299, 0.587, 0.114)
+        let cases: [(node: String, formula: (SIMD3<Double>) -> SIMD3<Double>)] = [
+            ("{ \"type\": \"brightness\", \"params\": { \"amount\": 0.15 } }", { $0 + 0.15 }),
+            ("{ \"type\": \"contrast\", \"params\": { \"amount\": 1.3 } }", { ($0 - 0.5) * 1.3 + 0.5 }),
+            ("{ \"type\": \"exposure\", \"params\": { \"ev\": -0.6 } }", { $0 * pow(2, -0.6) }),
+            ("{ \"type\": \"saturation\", \"params\": { \"amount\": 1.4 } }", { c in SIMD3(repeating: (c * w).sum()) * -0.4 + c * 1.4 }),
+            ("{ \"type\": \"grayscale\" }", { c in SIMD3(repeating: (c * w).sum()) }),
+        ]
+        let pixels = 385 * 289
+        let source = FusionTests.bytes(input)
+        for (k, c) in cases.enumerated() {
+            let output = dir + "/out-\(k).raw"
+            let g = try FusionTests.run(Self.graph([c.node], input: input, output: output, pixfmt: "yuv444p", matrix: matrix))
+            #expect(!g.nodes.contains { $0.inserted })
+            let out = FusionTests.bytes(output)
+            try #require(out.count == 3 * pixels * 2)
+            var checked = 0, worst = 0.0
+            for i in 0..<pixels {
+                let yuv = SIMD3(Double(source[i]), Double(source[pixels + i]), Double(source[2 * pixels + i]))
+                let rgb = Self.rgb(yuv, w)
+                let mapped = c.formula(rgb)
+                guard Self.inCube(rgb), Self.inCube(mapped) else { continue }
+                let expected = Self.yuv(mapped, w)
+                for p in 0..<3 {
+                    let d = abs(Double(out[p * pixels + i]) - expected[p])
+                    worst = max(worst, d)
+                    #expect(d <= 0.5 + 1e-6 || (d <= 1 && abs(expected[p] - expected[p].rounded(.down) - 0.5) < 1e-6),
+                            "\(c.node) pixel \(i) plane \(p): \(out[p * pixels + i]) for \(expected[p])")
+                }
+                checked += 1
+            }
+            // the noisy input leaves the cube often (4 900–16 600 of 111 265 pixels stay inside)
+            #expect(checked > pixels / 30, "\(c.node): only \(checked) pixels inside the cube")
+            #expect(worst <= 0.5 + 1e-6, "\(c.node): worst \(worst)")
+        }
+    }
+
+    /// Limited-range Y'CbCr bytes → R'G'B' in 0…1 (no clamping).
+    static func rgb(_ v: SIMD3<Double>, _ w: SIMD3<Double>) -> SIMD3<Double> {
+        let y = (v[0] - 16) / 219, pb = (v[1] - 128) / 224, pr = (v[2] - 128) / 224
+        let r = y + 2 * (1 - w[0]) * pr, b = y + 2 * (1 - w[2]) * pb
+        return SIMD3(r, (y - w[0] * r - w[2] * b) / w[1], b)
+    }
+
+    /// R'G'B' in 0…1 → limited-range Y'CbCr, unrounded.
+    static func yuv(_ c: SIMD3<Double>, _ w: SIMD3<Double>) -> SIMD3<Double> {
+        let y = (c * w).sum()
+        return SIMD3(16 + 219 * y, 128 + 224 * (c[2] - y) / (2 * (1 - w[2])), 128 + 224 * (c[0] - y) / (2 * (1 - w[0])))
+    }
+
+    static func inCube(_ c: SIMD3<Double>) -> Bool { c.min() >= 0 && c.max() <= 1 }
+
+    /// A filter that mixes the planes (sepia, hue) still gets a visible converter to rgba, and
+    /// one that does not fuse on YUV is told apart in `validate`.
+    @Test func aFilterThatMixesPlanesGetsAConverter() throws {
+        let dir = CLI.tempDir()
+        let input = try FusionTests.input("yuv420p", in: dir)
+        let json = Self.graph([FusionTests.node(("brightness", "\"amount\": 0.1")), FusionTests.node(("sepia", "\"intensity\": 1"))],
+                              input: input, output: dir + "/o.raw", pixfmt: "yuv420p", matrix: "bt709")
+        let g = try FusionTests.run(json)
+        let kinds = g.nodes.map(\.info.name)
+        #expect(kinds.contains("convert"), "\(kinds)")
+        #expect(g.nodes.first { $0.id == "f0" }?.inputFormats.first?.video?.pixelFormat == .yuv420p, "brightness runs on the YUV input")
+    }
+}
