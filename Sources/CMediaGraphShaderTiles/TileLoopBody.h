@@ -21,9 +21,18 @@ typedef uint32_t v8u __attribute__((ext_vector_type(8)));
 #define CHUNKS (MG_SHADER_LANES / 8)
 #define REGISTER_BYTES (MG_SHADER_LANES * 4)
 
+/// One axis of a bilinear sample for 8 lanes: the two texel indices (x as byte offsets) and
+/// their weights (y's scaled by 1/255).
+typedef struct { v8i i0, i1; v8 w0, w1; } AxisChunk;
+/// One axis for a whole tile, and per chunk the first texel when the lanes read a run of
+/// neighbours (-1 otherwise).
+typedef struct { AxisChunk chunk[CHUNKS]; int32_t run[CHUNKS]; } AxisPart;
+
 typedef struct {
     uint8_t *registers;
     const MGShaderInput *inputs;
+    /// The tile's axis cache: MG_AXIS_SLOTS horizontal parts, then as many vertical ones.
+    AxisPart *axes;
     /// The destination's size (textureCoordinate, texelWidth, imageSize).
     intptr_t width, height;
     float widthF, heightF;
@@ -163,40 +172,68 @@ F v8i imax(v8i a, v8i b) { return a > b ? a : b; }
 F uint32_t texelAt(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
 F v8 channelOf(v8u t, int shift) { return __builtin_convertvector((v8i)((t >> shift) & 0xFFu), v8); }
 
-/// Bilinear sample with clamp-to-edge, as a GPU samples a GL_LINEAR, GL_CLAMP_TO_EDGE texture:
-/// eight lanes per step in planar form. Row offsets are computed per lane in intptr_t, so planes
-/// over 2 GiB sample right.
-F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uint8_t *r, uint8_t *g, uint8_t *b, uint8_t *a) {
-    const v8i lastX = (v8i)(int32_t)(in->width - 1), lastY = (v8i)(int32_t)(in->height - 1);
-    const float widthF = (float)in->width, heightF = (float)in->height;
-    const float maxX = widthF + 1, maxY = heightF + 1;
+/// One axis of a bilinear sample for the 8 lanes of a chunk, as the sample uses it; returns the
+/// texel index of the second tap before clamping (+1: index 1 is the texel at 0).
+F v8i axisOf(const uint8_t *coordinate, int k, float size, int32_t last, int scale, float weightScale, AxisChunk *out) {
+    // Shifted by +1 so the value is >= 0 and truncation is floor; far outside (or NaN) is
+    // pinned to just outside the edge, which clamps to it.
+    const float maxF = size + 1;
+    const v8i lastV = (v8i)last;
+    v8 f = ld(coordinate, k) * size + 0.5f;
+    f = sel(f > 0.0f, f, (v8)0.0f);
+    f = sel(f < maxF, f, (v8)maxF);
+    v8i i1 = __builtin_convertvector(f, v8i);
+    v8 frac = f - __builtin_convertvector(i1, v8);
+    out->i0 = imin(imax(i1 - 1, (v8i)0), lastV) * scale;
+    out->i1 = imin(i1, lastV) * scale;
+    out->w0 = (1.0f - frac) * weightScale;
+    out->w1 = frac * weightScale;
+    return i1;
+}
+
+/// The horizontal part of a bilinear sample at u (byte offsets of the texel columns, weights).
+/// `run`: the first column when the eight lanes read eight neighbouring texel pairs, none
+/// clamped (a fixed offset, as in GPUImage's Kuwahara or a blur), else -1.
+F void axisX(const MGShaderInput *in, const uint8_t *u, AxisPart *part) {
+    const int32_t last = (int32_t)(in->width - 1);
+    for (int k = 0; k < CHUNKS; k++) {
+        AxisChunk c;
+        v8i i1 = axisOf(u, k, (float)in->width, last, 4, 1.0f, &c);
+        int32_t first = i1[0];
+        v8i colRun = i1 - (first + (v8i){0, 1, 2, 3, 4, 5, 6, 7});
+        part->run[k] = first >= 1 && first + 7 <= last && allLanes(colRun == 0) ? first - 1 : -1;
+        part->chunk[k] = c;
+    }
+}
+
+/// The vertical part (texel rows, weights scaled by 1/255). `run`: the top row when all eight
+/// lanes read the same two rows, neither clamped, else -1.
+F void axisY(const MGShaderInput *in, const uint8_t *v, AxisPart *part) {
+    const int32_t last = (int32_t)(in->height - 1);
+    for (int k = 0; k < CHUNKS; k++) {
+        AxisChunk c;
+        v8i i1 = axisOf(v, k, (float)in->height, last, 1, 1.0f / 255.0f, &c);
+        int32_t first = i1[0];
+        part->run[k] = first >= 1 && first <= last && allLanes(i1 == first) ? first - 1 : -1;
+        part->chunk[k] = c;
+    }
+}
+
+/// Bilinear sample with clamp-to-edge, as a GPU samples a GL_LINEAR, GL_CLAMP_TO_EDGE texture,
+/// from its two axes: eight lanes per step in planar form. Row offsets are computed per lane in
+/// intptr_t, so planes over 2 GiB sample right.
+F void blendTexels(const MGShaderInput *in, const AxisPart *xs, const AxisPart *ys, uint8_t *r, uint8_t *g, uint8_t *b, uint8_t *a) {
     const intptr_t stride = in->stride;
     const uint8_t *source = in->data;
     for (int k = 0; k < CHUNKS; k++) {
-        // Shifted by +1 so the value is >= 0 and truncation is floor; far outside (or NaN) is
-        // pinned to just outside the edge, which clamps to it.
-        v8 fx = ld(u, k) * widthF + 0.5f;
-        v8 fy = ld(v, k) * heightF + 0.5f;
-        fx = sel(fx > 0.0f, fx, (v8)0.0f);
-        fx = sel(fx < maxX, fx, (v8)maxX);
-        fy = sel(fy > 0.0f, fy, (v8)0.0f);
-        fy = sel(fy < maxY, fy, (v8)maxY);
-        v8i ix1 = __builtin_convertvector(fx, v8i), iy1 = __builtin_convertvector(fy, v8i);
-        v8 ax = fx - __builtin_convertvector(ix1, v8), ay = fy - __builtin_convertvector(iy1, v8);
-        v8i x0 = imin(imax(ix1 - 1, (v8i)0), lastX) * 4, x1 = imin(ix1, lastX) * 4;
-        v8i y0 = imin(imax(iy1 - 1, (v8i)0), lastY), y1 = imin(iy1, lastY);
-        v8 bx = 1.0f - ax, top = (1.0f - ay) * (1.0f / 255.0f), bottom = ay * (1.0f / 255.0f);
-        v8 w00 = bx * top, w01 = ax * top, w10 = bx * bottom, w11 = ax * bottom;
+        const AxisChunk *x = &xs->chunk[k], *y = &ys->chunk[k];
+        v8 w00 = x->w0 * y->w0, w01 = x->w1 * y->w0, w10 = x->w0 * y->w1, w11 = x->w1 * y->w1;
         v8u t00, t01, t10, t11;
-        // The common case of a shader that samples at a fixed offset (GPUImage's Kuwahara, a
-        // blur, the outside of a swirl): the eight lanes read eight neighbouring texel pairs of
-        // the same two rows, none clamped. Then the texels are two unaligned vector loads per
-        // row instead of 32 scalar loads; the weights are the lanes' own, so the result is the
-        // same bits as the gather below.
-        v8i rowRun = iy1 - iy1[0], colRun = ix1 - (ix1[0] + (v8i){0, 1, 2, 3, 4, 5, 6, 7});
-        if (ix1[0] >= 1 && ix1[0] + 7 <= lastX[0] && iy1[0] >= 1 && iy1[0] <= lastY[0]
-            && allLanes((rowRun == 0) & (colRun == 0))) {
-            const uint8_t *p0 = source + (intptr_t)(iy1[0] - 1) * stride + (intptr_t)(ix1[0] - 1) * 4;
+        if (xs->run[k] >= 0 && ys->run[k] >= 0) {
+            // Eight neighbouring texel pairs of the same two rows: two unaligned vector loads
+            // per row instead of 32 scalar loads; the weights are the lanes' own, so the result
+            // is the same bits as the gather below.
+            const uint8_t *p0 = source + (intptr_t)ys->run[k] * stride + (intptr_t)xs->run[k] * 4;
             const uint8_t *p1 = p0 + stride;
             memcpy(&t00, p0, 32);
             memcpy(&t01, p0 + 4, 32);
@@ -207,10 +244,10 @@ F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uin
         // into vectors lane by lane as vector literals (inserts in registers: filling a vector in
         // memory lane by lane and loading it whole stalls on store forwarding).
         int32_t xs0[8], xs1[8], ys0[8], ys1[8];
-        memcpy(xs0, &x0, 32);
-        memcpy(xs1, &x1, 32);
-        memcpy(ys0, &y0, 32);
-        memcpy(ys1, &y1, 32);
+        memcpy(xs0, &x->i0, 32);
+        memcpy(xs1, &x->i1, 32);
+        memcpy(ys0, &y->i0, 32);
+        memcpy(ys1, &y->i1, 32);
 #define TEXEL(YS, XS, L) texelAt(source + (intptr_t)YS[L] * stride + XS[L])
 #define GATHER(YS, XS) (v8u){TEXEL(YS, XS, 0), TEXEL(YS, XS, 1), TEXEL(YS, XS, 2), TEXEL(YS, XS, 3), \
                              TEXEL(YS, XS, 4), TEXEL(YS, XS, 5), TEXEL(YS, XS, 6), TEXEL(YS, XS, 7)}
@@ -226,6 +263,25 @@ F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uin
         if (a) st(a, k, BLEND(24));
 #undef BLEND
     }
+}
+
+F void bilinear(const MGShaderInput *in, const uint8_t *u, const uint8_t *v, uint8_t *r, uint8_t *g, uint8_t *b, uint8_t *a) {
+    AxisPart xs, ys;
+    axisX(in, u, &xs);
+    axisY(in, v, &ys);
+    blendTexels(in, &xs, &ys, r, g, b, a);
+}
+
+/// `texture`: a bilinear sample whose axes come from the tile's axis cache when an earlier
+/// sample of the tile had the same coordinate (`MG_AXIS_*` in `c`: the compiler keys the slots
+/// by SSA value, so a slot marked ready holds this very coordinate's axis).
+F void texture(const Exec *e, const MGShaderInstruction *i) {
+    const MGShaderInput *in = &e->inputs[i->input];
+    int32_t c = i->c < 0 ? 0 : i->c;
+    AxisPart *xs = &e->axes[MG_AXIS_X_SLOT(c)], *ys = &e->axes[MG_AXIS_SLOTS + MG_AXIS_Y_SLOT(c)];
+    if (!(c & MG_AXIS_X_READY)) axisX(in, reg(e, i->a), xs);
+    if (!(c & MG_AXIS_Y_READY)) axisY(in, reg(e, i->b), ys);
+    blendTexels(in, xs, ys, result(e, i->dst), result(e, i->dst1), result(e, i->dst2), result(e, i->dst3));
 }
 
 /// Runs one instruction for the tile starting at pixel (x0, y).
@@ -303,10 +359,7 @@ F void execute(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intptr_
         for (int k = 0; k < CHUNKS; k++) st(d, k, sel(ld(c, k) == 0.0f, ld(f, k), ld(t, k)));
         break;
     }
-    case MG_OP_TEXTURE:
-        bilinear(&e->inputs[i->input], reg(e, i->a), reg(e, i->b), result(e, i->dst), result(e, i->dst1),
-                 result(e, i->dst2), result(e, i->dst3));
-        break;
+    case MG_OP_TEXTURE: texture(e, i); break;
     case MG_OP_LOAD_PIXEL: loadTexels(e, i, x0, y); break;
     default: break; // MG_OP_CHANNEL: results written by its texture / loadPixel.
     }
@@ -351,7 +404,8 @@ MG_TARGET void MG_BAND(intptr_t rowStart, intptr_t rowEnd, void *registers,
                        const MGShaderInstruction *setup, intptr_t setupCount,
                        const MGShaderInstruction *pixel, intptr_t pixelCount,
                        const int32_t *output, const float *uniforms) {
-    Exec e = { registers, inputs, width, height, (float)width, (float)height };
+    AxisPart axes[2 * MG_AXIS_SLOTS];
+    Exec e = { registers, inputs, axes, width, height, (float)width, (float)height };
     for (intptr_t n = 0; n < setupCount; n++) execute(&e, &setup[n], 0, 0, uniforms);
     const uint8_t *r = reg(&e, output[0]), *g = reg(&e, output[1]), *b = reg(&e, output[2]), *a = reg(&e, output[3]);
     for (intptr_t y = rowStart; y < rowEnd; y++) {

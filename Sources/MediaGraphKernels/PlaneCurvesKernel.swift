@@ -26,7 +26,7 @@ public struct PlaneCurvesKernel: Sendable {
     /// same memory) on `threads` threads (0 = all cores).
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         try FrameCheck.validate(kernel: "planecurves", source: source, destination: destination, accepted: Self.formats)
-        pairs.withUnsafeBufferPointer { all in
+        _ = pairs.withUnsafeBufferPointer { all in
             RowBands.run(rows: source.height, threads: threads) { band in
                 for p in 0..<3 {
                     let table = all.baseAddress! + p * 65536

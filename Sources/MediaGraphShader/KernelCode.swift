@@ -53,6 +53,7 @@ struct KernelCode {
             highest += 1
             return highest - 1
         }
+        var axes = AxisCacheSlots()
         for i in 0..<count where live[i] && !frameFixed[i] {
             let n = nodes[i]
             if n.op == .channel { continue }  // allocated with its instruction
@@ -66,6 +67,7 @@ struct KernelCode {
             var inst = Instruction(op: n.op, dst: 0, a: operands.count > 0 ? operands[0] : -1,
                                    b: operands.count > 1 ? operands[1] : -1, c: operands.count > 2 ? operands[2] : -1,
                                    imm: n.imm, imm2: n.imm2, input: n.input)
+            if n.op == .texture { inst.c = axes.code(u: n.a, v: n.b, input: n.input) }
             let results = n.op.resultCount
             var dsts: [Int32] = []
             for r in 0..<results {

@@ -34,6 +34,15 @@ typedef struct MGShaderInstruction {
     int32_t imm2;
 } MGShaderInstruction;
 
+/// A `texture` instruction's `c`: the slots of the tile's axis cache holding its horizontal and
+/// vertical parts (coordinates to texel indices and weights), and whether an earlier sample of
+/// the tile already put them there (same coordinate value, same input). -1: computed, no cache.
+#define MG_AXIS_SLOTS 8
+#define MG_AXIS_X_SLOT(c) ((c) & 7)
+#define MG_AXIS_Y_SLOT(c) (((c) >> 8) & 7)
+#define MG_AXIS_X_READY 0x10
+#define MG_AXIS_Y_READY 0x1000
+
 /// One input frame of a shader: rgba bytes, `stride` bytes from row to row. Inputs may have
 /// different sizes; each is sampled with its own.
 typedef struct MGShaderInput {
