@@ -3,7 +3,7 @@ import MediaGraphCore
 extension FrameCheck {
     /// The checks every kernel makes before touching memory (`FrameCheck.problem` for both
     /// frames), as `KernelError`s: a format the kernel takes, a destination like the source.
-    static func validate(kernel: String, source: FramePlanes, destination: FramePlanes,
+    package static func validate(kernel: String, source: FramePlanes, destination: FramePlanes,
                          accepted: [PixelFormat]) throws {
         guard accepted.contains(source.format) else {
             throw KernelError.unsupportedFormat(kernel: kernel, found: source.format, accepted: accepted)

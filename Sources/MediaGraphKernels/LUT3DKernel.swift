@@ -32,6 +32,12 @@ public struct LUT3DKernel: Sendable {
     /// The row loops this kernel runs (AVX2+FMA only where the CPU has them).
     public let vectorPath: VectorPath
 
+    /// How far the output can move, in output bytes per channel, when each input byte moves by
+    /// one: Σ over r, g, b of the largest step between neighbouring grid colours along that axis
+    /// times grid steps per input byte (both interpolations move along grid edges). An input that
+    /// differs by d gives an output that differs by at most ⌊slope·d⌋ + 1 (`ColorMapFusion`).
+    public let slope: Double
+
     /// `vectorPath` chooses the row loops (tests compare them); by default the CPU's best.
     public init(_ lut: CubeLUT, interpolation: Interpolation = .tetrahedral,
                 vectorPath: VectorPath = .detected) {
@@ -53,6 +59,17 @@ public struct LUT3DKernel: Sendable {
             }
         }
         self.axes = axes
+        var slope = 0.0
+        for c in 0..<3 {
+            var largest: Float = 0
+            let stride = strides[c]
+            for i in grid.indices where (i / stride) % n + 1 < n {
+                let step = grid[i + stride] - grid[i]
+                largest = max(largest, abs(step.x), abs(step.y), abs(step.z))
+            }
+            slope += Double(largest) * Double(n - 1) / (255 * (lut.domainMax[c] - lut.domainMin[c]))
+        }
+        self.slope = slope
     }
 
     /// Applies the LUT from `source` into `destination` (same format and size; may be the same

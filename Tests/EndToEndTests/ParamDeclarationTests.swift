@@ -164,6 +164,30 @@ final class KeepingSink: RegisteredNode {
         #expect(sink(g, "k").buffers.map { Int($0.planes!.data0[1]) } == [51, 51, 51, 51])
     }
 
+    /// A live change reaches a filter that runs fused with its neighbours: the pass is composed
+    /// again between two frames. brightness → sepia → lut3d is one node; the same change made to
+    /// the graph with `"fuse": false` (the filters one by one) gives frames within the stated 1
+    /// LSB, and the change lands between frames 1 and 2 in both.
+    @Test func liveChangeOfAFusedFilterRecomposesThePass() throws {
+        func run(fuse: Bool) throws -> (ValidatedGraph, [[UInt8]]) {
+            let (g, runner) = try build("""
+            { "fuse": \(fuse), "nodes": { "s": { "type": "t-grey", "params": { "value": 51 } }, "f": { "type": "brightness" }, "p": { "type": "sepia" },
+                         "l": { "type": "lut3d", "params": { "file": "\(try Self.identityCube())" } }, "k": { "type": "t-keep" } },
+              "chains": [["s", "f", "p", "l", "k"]] }
+            """)
+            GreySource.beforeFrame = { i in if i == 2 { try? runner.setParam(node: "f", "amount", to: .number(0.2, nil)) } }
+            defer { GreySource.beforeFrame = { _ in } }
+            try runner.run()
+            return (g, sink(g, "k").buffers.map { b in (0..<32).map { b.planes!.data0[$0] } })
+        }
+        let (fused, a) = try run(fuse: true)
+        let (_, b) = try run(fuse: false)
+        #expect(fused.nodes.map(\.id).contains("f+p+l"), "\(fused.nodes.map(\.id))")
+        #expect(a.count == 4 && b.count == 4)
+        #expect(a[0] == a[1] && a[2] == a[3] && a[1] != a[2], "\(a.map { $0[0] })")
+        for (x, y) in zip(a, b) { #expect(zip(x, y).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(x) vs \(y)") }
+    }
+
     @Test func refusedChangesSayWhy() throws {
         let (_, runner) = try build("""
         { "nodes": { "s": { "type": "t-grey" }, "f": { "type": "brightness" }, "l": { "type": "lut3d", "params": { "file": "\(try Self.identityCube())" } },

@@ -61,3 +61,14 @@ public struct FusionPiece {
 public protocol FusedStagesNode: MediaNode {
     var memberIds: [String] { get }
 }
+
+/// A fused node whose members keep their live params: a change aimed at a member (by its id,
+/// `GraphRunner.setParam`) is checked against the member's own declaration and handed to the
+/// fused node, which makes its pass again from its members.
+public protocol LiveFusedStagesNode: FusedStagesNode {
+    /// The members as the graph declared them (id, type, params), in `memberIds` order.
+    var memberDeclarations: [(id: String, info: NodeTypeInfo, params: ParamValues, live: Bool)] { get }
+    /// Member `index`'s params after a change, complete and validated. Called on the node's own
+    /// thread between two buffers, as `LiveParamsNode.update` is.
+    func update(member index: Int, params: ParamValues) throws
+}

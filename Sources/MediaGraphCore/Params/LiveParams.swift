@@ -72,7 +72,11 @@ extension GraphRunner {
         if let why = ParamValidator.check(value, against: spec.type) {
             throw ParamChangeError(message: "node '\(id)' param '\(name)': expected \(spec.type.summary), found \(why)")
         }
-        running[i].mailbox.post(name, value, over: n.params)
+        if let (node, member) = n.fusedInto {
+            running[node].memberMailboxes[member].post(name, value, over: n.params)
+        } else {
+            running[i].mailbox.post(name, value, over: n.params)
+        }
     }
 }
 
@@ -80,6 +84,10 @@ extension RunningNode {
     /// Hands the node the params posted since its last buffer, if any (on the node's thread).
     @inline(__always)
     func takeParamChanges() throws {
+        for (k, box) in memberMailboxes.enumerated() {
+            guard let values = box.take(), let fused = instance as? LiveFusedStagesNode else { continue }
+            do { try fused.update(member: k, params: values) } catch { throw attributed(error) }
+        }
         guard let values = mailbox.take() else { return }
         guard let node = ((instance as? SynchronizedVideoAdapter)?.node ?? instance) as? LiveParamsNode else { return }
         do { try node.update(params: values) } catch { throw attributed(error) }

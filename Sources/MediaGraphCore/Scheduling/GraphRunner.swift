@@ -33,6 +33,8 @@ public final class GraphRunner: Sendable {
         var params: ParamValues
         /// Whether the instance takes live changes (`LiveParamsNode`).
         var acceptsChanges: Bool
+        /// For a member of a fused node: that node's index in `running` and the member's index.
+        var fusedInto: (node: Int, member: Int)? = nil
     }
 
     public let stop: StopFlag
@@ -56,6 +58,10 @@ public final class GraphRunner: Sendable {
         self.running = running
         declarations = graph.nodes.map {
             NodeDeclaration(id: $0.id, info: $0.info, params: $0.params, acceptsChanges: $0.instance is LiveParamsNode)
+        } + graph.nodes.indices.flatMap { i in
+            ((graph.nodes[i].instance as? LiveFusedStagesNode)?.memberDeclarations ?? []).enumerated().map { k, m in
+                NodeDeclaration(id: m.id, info: m.info, params: m.params, acceptsChanges: m.live, fusedInto: (i, k))
+            }
         }
         // The first source of video with a known length, else the first source.
         let main = graph.nodes.indices.first { i in

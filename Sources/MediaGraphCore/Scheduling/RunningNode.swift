@@ -28,12 +28,15 @@ final class RunningNode: @unchecked Sendable {
     let busyNanos = Atomic<UInt64>(0)
     /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
     let mailbox = ParamMailbox()
+    /// Those of each member, when the node is a fused one whose members take changes.
+    let memberMailboxes: [ParamMailbox]
 
     init(id: String, type: String, instance: MediaNode, inputs: Int) {
         self.id = id
         self.type = type
         self.instance = instance
         self.remainingInputs = inputs
+        memberMailboxes = ((instance as? LiveFusedStagesNode)?.memberIds ?? []).map { _ in ParamMailbox() }
     }
 
     /// The node's statistics so far (final once the run has ended); safe from any thread.

@@ -86,21 +86,55 @@ public enum ColorMapFusion {
         return e
     }
 
-    /// Stretches of per-channel stages holding a curve become tables (`ColorCurvesFusion`); what
-    /// lies between them is colour maps, composed as matrices.
+    /// A run on YUV frames is one table per plane. On rgba/bgra, stretches of per-channel stages
+    /// holding a curve become tables (`ColorCurvesFusion`), colour maps between them matrices,
+    /// and a stage that is neither (a 3D LUT) stays its own kernel; when that leaves several
+    /// pieces, they run as one pass strip by strip (`StripChainFusion`).
+    /// The fused node keeps its members so that their live params can change: it composes them
+    /// again the same way (the pieces may then fall differently; they stay one node).
     static func fuse(_ run: [FusionMember]) -> [FusionPiece] {
+        guard let piece = composed(run) else { return [] }
+        (piece.node as? FusedColorFilter)?.takeLiveChanges(of: run) { members in
+            guard let again = composed(members) else { throw NodeFailure("the fused filters no longer compose") }
+            if let node = again.node as? FusedColorFilter { return node.kernel }
+            return (members[0].instance as! KernelFilter).kernel
+        }
+        return [piece]
+    }
+
+    /// The run as one piece: a fused node, or (a run of one) the stage kept as it is.
+    static func composed(_ run: [FusionMember]) -> FusionPiece? {
         let filters = run.compactMap { $0.instance as? KernelFilter }
-        guard filters.count == run.count else { return [] }
+        guard filters.count == run.count, !run.isEmpty else { return nil }
         let tables = filters.compactMap(\.planeCurves)
-        if tables.count == run.count { return [ColorCurvesFusion.planePiece(run, tables)] }
+        if tables.count == run.count { return ColorCurvesFusion.planePiece(run, tables) }
+        let pieces = rgbaPieces(run, filters)
+        return pieces.count > 1 ? StripChainFusion.piece(run, filters, pieces) : pieces.first
+    }
+
+    /// Tables where a stretch holds a curve, matrices between them, other kernels on their own.
+    static func rgbaPieces(_ run: [FusionMember], _ filters: [KernelFilter]) -> [FusionPiece] {
         var pieces: [FusionPiece] = []
         var k = 0
         for stretch in ColorCurvesFusion.tableStretches(filters) {
-            if stretch.range.lowerBound > k { pieces += shifted(fuseMaps(Array(run[k..<stretch.range.lowerBound])), by: k) }
+            if stretch.range.lowerBound > k { pieces += mapPieces(run, filters, k..<stretch.range.lowerBound) }
             pieces.append(ColorCurvesFusion.piece(run, stretch.range, stretch.curves))
             k = stretch.range.upperBound
         }
-        if k < run.count { pieces += shifted(fuseMaps(Array(run[k...])), by: k) }
+        if k < run.count { pieces += mapPieces(run, filters, k..<run.count) }
+        return pieces
+    }
+
+    /// Colour maps as matrices; a stage that is not one (a 3D LUT) as a piece of its own.
+    static func mapPieces(_ run: [FusionMember], _ filters: [KernelFilter], _ range: Range<Int>) -> [FusionPiece] {
+        var pieces: [FusionPiece] = []
+        var k = range.lowerBound
+        for j in range where filters[j].colorMap == nil {
+            if j > k { pieces += shifted(fuseMaps(Array(run[k..<j])), by: k) }
+            pieces.append(FusionPiece(members: j..<(j + 1)))
+            k = j + 1
+        }
+        if k < range.upperBound { pieces += shifted(fuseMaps(Array(run[k..<range.upperBound])), by: k) }
         return pieces
     }
 

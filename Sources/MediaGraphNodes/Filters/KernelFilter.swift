@@ -144,9 +144,8 @@ extension KernelFilter: PointwiseStage {
         guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {
             return "colour maps fuse on rgba/bgra and 8-bit planar YUV frames, it gets \(format.video?.pixelFormat.rawValue ?? "\(format)")"
         }
-        if colorMap == nil && !(kernel is ChannelCurvesKernel) {
-            let what = kernel is LUT3DKernel ? "a 3D LUT" : "its kernel"
-            return "\(what), neither a colour map nor per-channel curves (3D LUTs do not fuse yet)"
+        if colorMap == nil && !(kernel is ChannelCurvesKernel) && !(kernel is LUT3DKernel) {
+            return "its kernel is neither a colour map, per-channel curves nor a 3D LUT"
         }
         return nil
     }
