@@ -33,6 +33,17 @@ enum CPUFeatures {
         #endif
     }()
 
+    /// Whether the AVX-512 byte-table loop may run here (`byteTablesRowAVX512`): AVX-512 F, BW
+    /// and VBMI. `MEDIAGRAPH_NO_AVX2=1` turns it off too.
+    static let hasAVX512VBMI: Bool = {
+        #if arch(x86_64)
+        if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return false }
+        return flags.contains("avx512f") && flags.contains("avx512bw") && flags.contains("avx512vbmi")
+        #else
+        return false
+        #endif
+    }()
+
     static var detectedPath: VectorPath {
         #if arch(x86_64)
         if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return .sse2 }

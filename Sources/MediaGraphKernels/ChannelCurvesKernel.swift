@@ -1,4 +1,5 @@
 import MediaGraphCore
+import MediaGraphKernelsAVX2
 
 /// Runs `ChannelCurves` on rgba/bgra frames: table look-ups, exact for every curve, alpha copied.
 ///
@@ -7,6 +8,8 @@ import MediaGraphCore
 /// look-ups instead of three byte look-ups and the shifts to assemble them: measured 2.4x faster
 /// (gamma at 1080p, one thread: 2.45 → 1.04 ms). The tables take 256 KiB per byte order; real
 /// images touch few of their cache lines at a time, as neighbouring pixels have close colours.
+/// On CPUs with AVX-512 VBMI a row goes 16 pixels at a time through the byte tables held in
+/// registers (`byteTablesRowAVX512`); the pairs do the rest of the row.
 public struct ChannelCurvesKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.rgba, .bgra]
@@ -14,6 +17,9 @@ public struct ChannelCurvesKernel: Sendable {
     public let curves: ChannelCurves
     /// For rgba, then for bgra: 65536 pairs for bytes 0–1, then 65536 for bytes 2–3.
     private let pairs: [UInt16]
+    /// For rgba, then for bgra: the tables of bytes 0, 1, 2 and 3 (alpha: kept), 256 each.
+    private let byteTables: [UInt8]
+    private let avx512 = CPUFeatures.hasAVX512VBMI
 
     public init(_ curves: ChannelCurves) {
         self.curves = curves
@@ -28,6 +34,8 @@ public struct ChannelCurvesKernel: Sendable {
             }
         }
         self.pairs = pairs
+        let keep = (0..<256).map { UInt8($0) }
+        byteTables = curves.red + curves.green + curves.blue + keep + curves.blue + curves.green + curves.red + keep
     }
 
     /// Applies the curves from `source` into `destination` (same format and size; may be the same
@@ -36,19 +44,27 @@ public struct ChannelCurvesKernel: Sendable {
         try FrameCheck.validate(kernel: "curves", source: source, destination: destination,
                                 accepted: Self.formats)
         let base = source.format == .bgra ? 2 * 65536 : 0
+        let avx512 = self.avx512
+        _ = byteTables.withUnsafeBufferPointer { bytes in
         pairs.withUnsafeBufferPointer { all in
             let low = all.baseAddress! + base, high = low + 65536
+            let tables = bytes.baseAddress! + (source.format == .bgra ? 1024 : 0)
             RowBands.run(rows: source.height, threads: threads) { band in
                 for y in band {
                     let s = UnsafeRawPointer(source.data0 + y * source.stride0)
                     let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                    for x in 0..<source.width {
+                    var first = 0
+                    #if arch(x86_64)
+                    if avx512 { first = byteTablesRowAVX512(s, d, bytes: 4 * source.width, tables: tables, oneTable: false, keepFourth: true) / 4 }
+                    #endif
+                    for x in first..<source.width {
                         let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
                         let out = UInt32(low[Int(p & 0xFFFF)]) | UInt32(high[Int(p >> 16)]) << 16
                         d.storeBytes(of: out, toByteOffset: 4 * x, as: UInt32.self)
                     }
                 }
             }
+        }
         }
     }
 }

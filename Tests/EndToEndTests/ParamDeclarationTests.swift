@@ -178,7 +178,7 @@ final class KeepingSink: RegisteredNode {
             GreySource.beforeFrame = { i in if i == 2 { try? runner.setParam(node: "f", "amount", to: .number(0.2, nil)) } }
             defer { GreySource.beforeFrame = { _ in } }
             try runner.run()
-            return (g, sink(g, "k").buffers.map { b in (0..<32).map { b.planes!.data0[$0] } })
+            return (g, sink(g, "k").buffers.map { b in let p = b.planes!; return (0..<32).map { p.data0[$0 / 16 * p.stride0 + $0 % 16] } })
         }
         let (fused, a) = try run(fuse: true)
         let (_, b) = try run(fuse: false)
