@@ -9,7 +9,15 @@ import Foundation
 enum LibraryLog {
     /// Recent messages by the address of their owner (libavcodec logs from its own threads).
     private static let messages = Lock<[UInt: [(level: Int32, text: String)]]>([:])
+    /// The largest single allocation libavformat, libavcodec and libswscale may make (their
+    /// `av_malloc`): 512 MiB. A real file needs far less (a picture is at most 256 MiB as rgba,
+    /// `MediaLimits.maxPixels`; a packet at most `maxAccessUnitSize`); a hostile header that asks
+    /// for more (a 1.5 GiB sample table in an MP4 box, found by fuzz-filesrc) makes the library
+    /// fail with ENOMEM, which the caller reports, instead of taking the memory.
+    static let maxAllocation = 512 << 20
+
     private static let installed: Void = {
+        av_max_alloc(maxAllocation)
         av_log_set_callback { context, level, format, arguments in
             guard level <= AV_LOG_WARNING, let format, let arguments else { return }
             var line = [CChar](repeating: 0, count: 1024)
@@ -21,6 +29,7 @@ enum LibraryLog {
         }
     }()
 
+    /// Installs the log callback and the allocation limit, once per process.
     static func install() { _ = installed }
 
     /// The key messages of `context` are kept under: a codec context that has an `opaque` (a

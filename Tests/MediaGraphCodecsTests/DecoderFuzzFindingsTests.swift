@@ -1,3 +1,5 @@
+import CAVCodec
+import Foundation
 import MediaGraphCodecs
 import MediaGraphCore
 import Testing
@@ -20,5 +22,28 @@ import Testing
                 "\(error)" == "rawvideo decoder: the rawvideo decoder refused to open: Invalid pixel format. (Invalid argument)"
             }
         }
+    }
+
+    /// fuzz-filesrc (2026-11-24): an MP4 whose stco box claims 0x0C000000 chunk offsets made
+    /// libavformat's mov demuxer ask for 1.5 GiB (libFuzzer's out-of-memory at its 1 GiB malloc
+    /// limit; without it the block is reserved, not touched, and the header fails later). The
+    /// libraries' single allocations are now capped at 512 MiB (`av_max_alloc`): the file is a
+    /// clear error naming it, and a larger request fails.
+    @Test func hugeSampleTableInAnMP4IsRefused() throws {
+        let seed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Fuzz/Seeds/fuzz-filesrc/mp4-stco-1.5GiB.bin")
+        let input = try Data(contentsOf: seed)
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let path = dir.path("in.mp4")
+        try input.dropFirst(2).write(to: URL(fileURLWithPath: path))  // the harness's two leading bytes
+        #expect {
+            _ = try Demuxer(path: path)
+        } throws: { error in
+            "\(error)".hasPrefix("cannot open '\(path)': ")
+        }
+        let tooLarge = av_malloc(512 << 20 + 1)
+        #expect(tooLarge == nil, "libav allocations above 512 MiB still succeed")
+        av_free(tooLarge)
     }
 }
