@@ -44,6 +44,17 @@ enum CPUFeatures {
         #endif
     }()
 
+    /// Whether the fixed-point colour-chain loop may run here (`colorChainRowVNNI`): AVX-512 F,
+    /// BW and VNNI. `MEDIAGRAPH_NO_AVX2=1` turns it off too.
+    static let hasAVX512VNNI: Bool = {
+        #if arch(x86_64)
+        if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return false }
+        return flags.contains("avx512f") && flags.contains("avx512bw") && flags.contains("avx512_vnni")
+        #else
+        return false
+        #endif
+    }()
+
     static var detectedPath: VectorPath {
         #if arch(x86_64)
         if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return .sse2 }

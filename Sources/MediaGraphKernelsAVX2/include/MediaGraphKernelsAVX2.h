@@ -35,6 +35,20 @@ intptr_t mg_color_chain_row_avx2(const void *s, void *d, intptr_t width, const f
                                  bool keepAlpha, bool readAlpha)
     __attribute__((swift_name("colorChainRowAVX2(_:_:width:coefficients:count:keepAlpha:readAlpha:)")));
 
+/// The colour-chain row loop in fixed point for CPUs with AVX-512 F, BW and VNNI (the caller
+/// checks): `count` maps of 16 words each. The first map reads bytes: words 0…3 pack, per output
+/// channel, four signed bytes (one per input channel, memory order) of the coefficients' high
+/// part, words 4…7 their low part (coefficient = 256·high + low, scaled by 2^S), words 8…11 the
+/// offsets divided by 256. Later maps read 16-bit values scaled by 128: words 0…3 pack the
+/// coefficients of inputs 0 and 1 as two Int16 (input 0 low), words 4…7 those of inputs 2 and 3,
+/// words 8…11 the offsets. Every map but the last clamps its sums to [word 12, word 13] then
+/// shifts them right by word 14 (to 7 fraction bits); the last shifts by word 14 to bytes and
+/// clamps to 0…255. Rounding terms are in the offsets. With `keepAlpha` the fourth byte is
+/// copied and the fourth output channel not computed. Returns the pixels done (a multiple of
+/// 16); the caller does the rest. `s` and `d` may be the same row.
+intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha)
+    __attribute__((swift_name("colorChainRowVNNI(_:_:width:words:count:keepAlpha:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.

@@ -16,7 +16,8 @@ import MediaGraphKernels
 /// Where several maps run in one pass at about the price of one (`ColorChainKernel.isOnePassFast`:
 /// AVX2), the passes of a run become one node all the same: its kernel applies the passes' maps
 /// in turn, clamped between them as stage by stage, rounded once. Clamps do not grow a difference,
-/// so the bound is e over the whole run (`onePassBound`).
+/// so the bound is e over the whole run (`onePassBound`), plus what the kernel's own arithmetic
+/// adds (`ColorChainKernel.arithmeticError`: its fixed-point form on AVX-512 VNNI CPUs).
 public enum ColorMapFusion {
     /// The family name (`StageFusion.family`).
     public static let family = "colour map"
@@ -65,13 +66,14 @@ public enum ColorMapFusion {
 
     /// The largest byte difference between the chain as fused and stage by stage.
     public static func bound(_ maps: [ColorTransform]) -> Int {
-        ColorChainKernel.isOnePassFast ? onePassBound(maps) : plan(maps).last?.bound ?? 0
+        guard ColorChainKernel.isOnePassFast else { return plan(maps).last?.bound ?? 0 }
+        return onePassBound(maps, arithmetic: ColorChainKernel.arithmeticError(plan(maps).map(\.map)))
     }
 
-    /// ⌊e⌋ + 1 with e over every map of the run (0 when nothing is skipped): one pass that clamps
-    /// between maps and rounds once.
-    public static func onePassBound(_ maps: [ColorTransform]) -> Int {
-        let e = preRoundingBound(maps)
+    /// ⌊e + a⌋ + 1 with e over every map of the run (0 when nothing is skipped) and a the
+    /// kernel's arithmetic error: one pass that clamps between maps and rounds once.
+    public static func onePassBound(_ maps: [ColorTransform], arithmetic: Double = 0) -> Int {
+        let e = preRoundingBound(maps) + arithmetic
         return e == 0 ? 0 : Int(floor(e + 1e-3)) + 1
     }
 
@@ -176,7 +178,7 @@ public enum ColorMapFusion {
         }
         let note = "fused " + ids.map { "'\($0)'" }.joined(separator: ", ") + " (\(types)) into one pass '\(ids.joined(separator: "+"))': "
             + "\(passes.count) colour matrices, clamped to 0…1 " + clamps.joined(separator: " and ")
-            + "; within \(onePassBound(maps)) LSB of stage-by-stage output (8-bit roundings skipped)"
+            + "; within \(onePassBound(maps, arithmetic: ColorChainKernel.arithmeticError(passes.map(\.map)))) LSB of stage-by-stage output (8-bit roundings skipped)"
         let threads = run[0].params[KernelFilter.threadsParam]
         let node = FusedColorFilter(memberIds: ids, transforms: passes.map(\.map), threads: threads)
         let info = KernelFilter.filterInfo("fused: \(types)", "Colour filters \(ids.joined(separator: ", ")) run as one pass.",

@@ -28,7 +28,7 @@ enum StripChainFusion {
                 let maps = members.compactMap(\.colorMap)
                 let matrices = (kernel as? ColorChainKernel)?.transforms.count ?? 1
                 parts.append("\(ids) as " + (matrices == 1 ? "one colour matrix" : "\(matrices) colour matrices clamped between them"))
-                difference = matrixBound(maps, incoming: difference)
+                difference = matrixBound(maps, incoming: difference, arithmetic: (kernel as? ColorChainKernel)?.arithmeticError ?? 0)
             }
         }
         let ids = run.map(\.id), types = run.map(\.info.name).joined(separator: "+")
@@ -43,9 +43,10 @@ enum StripChainFusion {
 
     /// The bound after a stretch of colour maps composed into matrices (one rounding at the end)
     /// whose input already differs by `incoming`: ⌊G·d + e⌋ + 1, G the product of the gains and
-    /// e the roundings it skips (`ColorMapFusion.preRoundingBound`); 0 while nothing differs.
-    static func matrixBound(_ maps: [ColorTransform], incoming: Int) -> Int {
-        let total = maps.reduce(1.0) { $0 * $1.gain } * Double(incoming) + ColorMapFusion.preRoundingBound(maps)
+    /// e the roundings it skips (`ColorMapFusion.preRoundingBound`) plus the kernel's own
+    /// arithmetic error; 0 while nothing differs.
+    static func matrixBound(_ maps: [ColorTransform], incoming: Int, arithmetic: Double = 0) -> Int {
+        let total = maps.reduce(1.0) { $0 * $1.gain } * Double(incoming) + ColorMapFusion.preRoundingBound(maps) + arithmetic
         return total == 0 ? 0 : Int((total + 1e-3).rounded(.down)) + 1
     }
 
