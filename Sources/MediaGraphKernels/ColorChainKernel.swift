@@ -13,7 +13,8 @@ import MediaGraphKernelsAVX2
 /// packed), which does not vectorize and is slower than separate passes — `isOnePassFast` says
 /// which, and the fusion plans accordingly. On CPUs with AVX-512 VNNI the maps run in fixed
 /// point instead (`ColorChainFixedPoint`, 16 pixels per step in integer dot products, about
-/// twice as fast), which adds `arithmeticError` to what the fusion states.
+/// twice as fast), which adds `arithmeticError` to what the fusion states; two maps there take
+/// their composition alone wherever 16 pixels keep the first map inside its clamp range.
 public struct ColorChainKernel: Sendable {
     /// The maps, first applied first.
     public let transforms: [ColorTransform]
@@ -37,6 +38,10 @@ public struct ColorChainKernel: Sendable {
     /// the final rounding, in LSB: the fixed-point form's where it runs, else 0 (Float's
     /// rounding, about 10⁻⁴, is left to the bounds' margin).
     public var arithmeticError: Double { max(rgbaFixed?.error ?? 0, bgraFixed?.error ?? 0) }
+
+    /// Whether 16 pixels that keep the first of two maps inside its clamp range take the two
+    /// maps' composition alone here (the fixed-point loop with a shortcut).
+    public var composesWhereNoClampActs: Bool { rgbaFixed?.shortcut != nil }
 
     /// Whether chains of maps with moderate coefficients run in fixed point here.
     public static var runsInFixedPoint: Bool { isOnePassFast && CPUFeatures.hasAVX512VNNI }
@@ -81,13 +86,16 @@ public struct ColorChainKernel: Sendable {
         if let fixed = source.format == .bgra ? bgraFixed : rgbaFixed {
             let count = Int32(transforms.count)
             _ = fixed.words.withUnsafeBufferPointer { words in
-                maps.withUnsafeBufferPointer { maps in
-                    RowBands.run(rows: source.height, threads: threads) { band in
-                        for y in band {
-                            let s = UnsafeRawPointer(source.data0 + y * source.stride0)
-                            let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                            let done = colorChainRowVNNI(s, d, width: width, words: words.baseAddress!, count: count, keepAlpha: keepsAlpha)
-                            if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
+                (fixed.shortcut ?? []).withUnsafeBufferPointer { shortcut in
+                    maps.withUnsafeBufferPointer { maps in
+                        RowBands.run(rows: source.height, threads: threads) { band in
+                            for y in band {
+                                let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                                let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                                let done = colorChainRowVNNI(s, d, width: width, words: words.baseAddress!, count: count,
+                                                             keepAlpha: keepsAlpha, shortcut: shortcut.isEmpty ? nil : shortcut.baseAddress)
+                                if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
+                            }
                         }
                     }
                 }

@@ -40,13 +40,44 @@ INLINE VNNI __m512i pixels(__m512i r, __m512i g, __m512i b, __m512i a) {
     return _mm512_shuffle_epi8(planar, interleave);
 }
 
-INLINE VNNI intptr_t row(const uint8_t *s, uint8_t *d, intptr_t width, const int32_t *k, int32_t count, bool keepAlpha) {
+// Whether any of the 16 values is outside [low, high].
+INLINE VNNI __mmask16 outside(__m512i a, __m512i low, __m512i high) {
+    return _mm512_cmplt_epi32_mask(a, low) | _mm512_cmpgt_epi32_mask(a, high);
+}
+
+INLINE VNNI intptr_t row(const uint8_t *s, uint8_t *d, intptr_t width, const int32_t *k, int32_t count, bool keepAlpha,
+                         const int32_t *shortcut) {
     const __m512i alphaBits = _mm512_set1_epi32((int32_t)0xFF000000);
+    const int outputs = keepAlpha ? 3 : 4;
+    const int32_t tested = shortcut ? shortcut[15] : 0;
     intptr_t x = 0;
     for (; x + 16 <= width; x += 16) {
         __m512i v = _mm512_loadu_si512((const void *)(s + 4 * x));
-        __m512i c0 = firstMap(v, k, 0), c1 = firstMap(v, k, 1), c2 = firstMap(v, k, 2);
-        __m512i c3 = keepAlpha ? _mm512_setzero_si512() : firstMap(v, k, 3);
+        __m512i c[4] = { _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512() };
+        int computed = 0;
+        if (shortcut) {
+            // The first map's channels that can leave the clamp range; when none of the 16 pixels
+            // does, no clamp acts and the composed map gives the result in one step.
+            __m512i low = _mm512_set1_epi32(k[12]), high = _mm512_set1_epi32(k[13]);
+            __mmask16 out = 0;
+            for (int ch = 0; ch < outputs; ch++) {
+                if (!((tested >> ch) & 1)) continue;
+                c[ch] = firstMap(v, k, ch);
+                out |= outside(c[ch], low, high);
+            }
+            computed = tested;
+            if (!out) {
+                __m128i shift = _mm_cvtsi32_si128(shortcut[14]);
+                __m512i alpha = keepAlpha ? _mm512_srli_epi32(v, 24) : _mm512_sra_epi32(firstMap(v, shortcut, 3), shift);
+                __m512i p = pixels(_mm512_sra_epi32(firstMap(v, shortcut, 0), shift), _mm512_sra_epi32(firstMap(v, shortcut, 1), shift),
+                                   _mm512_sra_epi32(firstMap(v, shortcut, 2), shift), alpha);
+                _mm512_storeu_si512((void *)(d + 4 * x), p);
+                continue;
+            }
+        }
+        for (int ch = 0; ch < outputs; ch++)
+            if (!((computed >> ch) & 1)) c[ch] = firstMap(v, k, ch);
+        __m512i c0 = c[0], c1 = c[1], c2 = c[2], c3 = c[3];
         // a kept alpha as the high word of the blue-alpha lane, 7 fraction bits: a << 23
         __m512i alphaWord = _mm512_srli_epi32(_mm512_and_si512(v, alphaBits), 1);
         const int32_t *m = k;
@@ -72,21 +103,33 @@ INLINE VNNI intptr_t row(const uint8_t *s, uint8_t *d, intptr_t width, const int
     return x;
 }
 
+// Four copies, so that the loop without a shortcut carries no test of it.
 static VNNI intptr_t rowKeepingAlpha(const uint8_t *s, uint8_t *d, intptr_t w, const int32_t *k, int32_t n) {
-    return row(s, d, w, k, n, true);
+    return row(s, d, w, k, n, true, NULL);
 }
 static VNNI intptr_t rowWritingAlpha(const uint8_t *s, uint8_t *d, intptr_t w, const int32_t *k, int32_t n) {
-    return row(s, d, w, k, n, false);
+    return row(s, d, w, k, n, false, NULL);
+}
+static VNNI intptr_t rowKeepingAlphaShortcut(const uint8_t *s, uint8_t *d, intptr_t w, const int32_t *k, int32_t n, const int32_t *sc) {
+    return row(s, d, w, k, n, true, sc);
+}
+static VNNI intptr_t rowWritingAlphaShortcut(const uint8_t *s, uint8_t *d, intptr_t w, const int32_t *k, int32_t n, const int32_t *sc) {
+    return row(s, d, w, k, n, false, sc);
 }
 
-intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha) {
+intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha,
+                                 const int32_t *shortcut) {
     if (count <= 0) return 0;
+    if (shortcut)
+        return keepAlpha ? rowKeepingAlphaShortcut(s, d, width, words, count, shortcut)
+                         : rowWritingAlphaShortcut(s, d, width, words, count, shortcut);
     return keepAlpha ? rowKeepingAlpha(s, d, width, words, count) : rowWritingAlpha(s, d, width, words, count);
 }
 
 #else
-intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha) {
-    (void)s; (void)d; (void)width; (void)words; (void)count; (void)keepAlpha;
+intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha,
+                                 const int32_t *shortcut) {
+    (void)s; (void)d; (void)width; (void)words; (void)count; (void)keepAlpha; (void)shortcut;
     return 0;
 }
 #endif

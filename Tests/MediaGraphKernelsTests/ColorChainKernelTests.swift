@@ -61,14 +61,37 @@ import Testing
         if ColorChainKernel.runsInFixedPoint { #expect(fixedPoint >= 20, "only \(fixedPoint) of 24 chains in fixed point") }
     }
 
+    /// invert+sepia then contrast+saturation (the fusion's two maps for that chain): only the
+    /// first map's red can leave 0…255 (on dark pixels), so 16 pixels whose red stays inside take
+    /// the composition alone and any other step both maps with their clamp. Rows of pixels that
+    /// all stay inside (bright), that all leave (dark), and the seeded mix: every byte within the
+    /// stated error of the definition either way.
+    @Test(arguments: [PixelFormat.rgba, .bgra])
+    func twoMapsTakeTheirCompositionWhereNoClampActs(format: PixelFormat) throws {
+        let maps = [ColorTransform.invert.then(try ColorTransform.sepia()),
+                    try ColorTransform.contrast(0.8).then(try ColorTransform.saturation(0.8))]
+        if ColorChainKernel.runsInFixedPoint { #expect(ColorChainKernel(maps).composesWhereNoClampActs) }
+        try Self.check(maps, format: format, seed: 7) { frame in
+            for y in 0..<frame.height where y % 3 != 2 {
+                for x in 0..<4 * frame.width {
+                    let v = frame[plane: 0, x: x, y: y]
+                    // bright rows: 70…255 (inverted red after sepia stays below 255); dark: 0…40
+                    frame[plane: 0, x: x, y: y] = y % 3 == 0 ? 70 + v % 186 : v % 41
+                }
+            }
+        }
+    }
+
     /// The kernel on a 67x9 frame (four 16-pixel steps and a tail of 3) against the definition:
     /// each byte is what rounding the exact value moved by at most the stated arithmetic error
     /// (and 10⁻³ for Float) gives, so a tie may go either way but nothing else may.
-    static func check(_ maps: [ColorTransform], format: PixelFormat, seed: UInt64) throws {
+    static func check(_ maps: [ColorTransform], format: PixelFormat, seed: UInt64,
+                      shape: (TestFrame) -> Void = { _ in }) throws {
         let kernel = ColorChainKernel(maps)
         let tolerance = kernel.arithmeticError + 1e-3
         let writesAlpha = !maps.allSatisfy(\.keepsAlpha)
         let src = TestFrame(format, 67, 9, seed: seed)
+        shape(src)
         let dst = TestFrame(format, 67, 9, seed: nil)
         try kernel.run(source: src.planesValue, destination: dst.planesValue, threads: 1)
         let order = format == .bgra ? [2, 1, 0, 3] : [0, 1, 2, 3]

@@ -45,9 +45,13 @@ intptr_t mg_color_chain_row_avx2(const void *s, void *d, intptr_t width, const f
 /// shifts them right by word 14 (to 7 fraction bits); the last shifts by word 14 to bytes and
 /// clamps to 0…255. Rounding terms are in the offsets. With `keepAlpha` the fourth byte is
 /// copied and the fourth output channel not computed. Returns the pixels done (a multiple of
-/// 16); the caller does the rest. `s` and `d` may be the same row.
-intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha)
-    __attribute__((swift_name("colorChainRowVNNI(_:_:width:words:count:keepAlpha:)")));
+/// 16); the caller does the rest. `s` and `d` may be the same row. `shortcut` (or NULL): for two
+/// maps, their composition as 16 words laid out as a first map, word 14 its shift to bytes and
+/// word 15 a bit per channel of the first map that can leave [word 12, word 13]; 16 pixels none
+/// of whose tested channels does so take the composition alone (no clamp would act).
+intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const int32_t *words, int32_t count, bool keepAlpha,
+                                 const int32_t *shortcut)
+    __attribute__((swift_name("colorChainRowVNNI(_:_:width:words:count:keepAlpha:shortcut:)")));
 
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
