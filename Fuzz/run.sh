@@ -13,7 +13,8 @@
 #
 # Each target starts from its committed seeds (Fuzz/Seeds/<target>/) plus what earlier runs found
 # (.build-fuzz/corpus/<target>/, kept between runs). A crash, a hang (FUZZ_TIMEOUT) or running out
-# of memory (-rss_limit_mb=1024) writes the input to Fuzz/Crashes/<target>/ and fails the run;
+# of memory (one allocation over 1 GB: -malloc_limit_mb=1024; the whole process over 3 GB:
+# -rss_limit_mb=3072) writes the input to Fuzz/Crashes/<target>/ and fails the run;
 # reproduce with `.build-fuzz/release/<target> Fuzz/Crashes/<target>/crash-…`. Logs go to
 # .build-fuzz/logs/<target>.log. Prints the executions of every target at the end.
 set -euo pipefail
@@ -45,10 +46,8 @@ export SWIFT_BACKTRACE=enable=no
 # memory held back, 30-frame stacks kept for every allocation site) the process grows by KBs per
 # input until libFuzzer's 1024 MB limit stops a long run (fuzz-decode: 290 → 326 MB over 13 000
 # inputs; with these 130 → 137 MB, and faster). Inputs are small, so a use after free is still
-# caught while the block is among the last 32 MB freed. ASan's allocator also keeps every page
-# it ever handed out, per size class, unless told to return free ones to the system: fuzz-filesrc
-# (decoded pictures of many sizes) reached 1 GB of RSS after 250 000 inputs with 49 MB live.
-export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0:detect_stack_use_after_return=0:quarantine_size_mb=32:malloc_context_size=10:allocator_release_to_os_interval_ms=500}
+# caught while the block is among the last 32 MB freed.
+export ASAN_OPTIONS=${ASAN_OPTIONS:-leak_check_at_exit=0:detect_stack_use_after_return=0:quarantine_size_mb=32:malloc_context_size=10}
 # libFuzzer's check for leaks per input reports every unreachable block once it runs, those
 # globals included: the same suppressions as `make test-sanitize` (each with its reason there).
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/scripts/sanitizers/lsan.supp:print_suppressions=0}
@@ -82,7 +81,10 @@ for t in $targets; do
     # CPU seconds as well as wall-clock ones: at nice 19 on a busy machine the wall clock says
     # more about the other processes than about the target.
     TIMEFORMAT='%U %S'
-    { time { (cd "$work" && "$bin" "${limit[@]}" -timeout="$timeout" -rss_limit_mb=1024 -print_final_stats=1 \
+    # One input asking for a gigabyte is a finding (malloc_limit); the process's RSS may grow
+    # further over a long run, as ASan's allocator keeps pages of every size class it has used
+    # (fuzz-filesrc: 1 GB after 250 000 inputs with 49 MB live).
+    { time { (cd "$work" && "$bin" "${limit[@]}" -timeout="$timeout" -malloc_limit_mb=1024 -rss_limit_mb=3072 -print_final_stats=1 \
         -artifact_prefix="$crashes/" "${dict[@]}" ${FUZZ_ARGS:-} "$corpus" "$root/Fuzz/Seeds/$t") >"$log" 2>&1; } ; } 2>"$log.cpu"
     status=$?
     set -e
