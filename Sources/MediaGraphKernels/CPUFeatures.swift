@@ -33,11 +33,18 @@ enum CPUFeatures {
         #endif
     }()
 
+    /// Whether `MEDIAGRAPH_NO_AVX512=1` (the AVX2 loops instead of the AVX-512 ones) or
+    /// `MEDIAGRAPH_NO_AVX2=1` (the SSE2 loops) is set.
+    static let avx512Disabled: Bool = {
+        let environment = ProcessInfo.processInfo.environment
+        return environment["MEDIAGRAPH_NO_AVX2"] == "1" || environment["MEDIAGRAPH_NO_AVX512"] == "1"
+    }()
+
     /// Whether the AVX-512 byte-table loop may run here (`byteTablesRowAVX512`): AVX-512 F, BW
-    /// and VBMI. `MEDIAGRAPH_NO_AVX2=1` turns it off too.
+    /// and VBMI, unless `avx512Disabled`.
     static let hasAVX512VBMI: Bool = {
         #if arch(x86_64)
-        if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return false }
+        if avx512Disabled { return false }
         return flags.contains("avx512f") && flags.contains("avx512bw") && flags.contains("avx512vbmi")
         #else
         return false
@@ -45,10 +52,10 @@ enum CPUFeatures {
     }()
 
     /// Whether the fixed-point colour-chain loop may run here (`colorChainRowVNNI`): AVX-512 F,
-    /// BW and VNNI. `MEDIAGRAPH_NO_AVX2=1` turns it off too.
+    /// BW and VNNI, unless `avx512Disabled`.
     static let hasAVX512VNNI: Bool = {
         #if arch(x86_64)
-        if ProcessInfo.processInfo.environment["MEDIAGRAPH_NO_AVX2"] == "1" { return false }
+        if avx512Disabled { return false }
         return flags.contains("avx512f") && flags.contains("avx512bw") && flags.contains("avx512_vnni")
         #else
         return false

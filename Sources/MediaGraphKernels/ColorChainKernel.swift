@@ -13,8 +13,9 @@ import MediaGraphKernelsAVX2
 /// packed), which does not vectorize and is slower than separate passes — `isOnePassFast` says
 /// which, and the fusion plans accordingly. On CPUs with AVX-512 VNNI the maps run in fixed
 /// point instead (`ColorChainFixedPoint`, 16 pixels per step in integer dot products, about
-/// twice as fast), which adds `arithmeticError` to what the fusion states; two maps there take
-/// their composition alone wherever 16 pixels keep the first map inside its clamp range.
+/// twice as fast), which adds `arithmeticError` to what the fusion states. In both loops two
+/// maps take their composition alone wherever 16 or 32 pixels keep the first map inside its
+/// clamp range (no clamp would act).
 public struct ColorChainKernel: Sendable {
     /// The maps, first applied first.
     public let transforms: [ColorTransform]
@@ -33,15 +34,44 @@ public struct ColorChainKernel: Sendable {
     /// The fixed-point form for each memory order, where it runs.
     private let rgbaFixed: ColorChainFixedPoint?
     private let bgraFixed: ColorChainFixedPoint?
+    /// For two maps in the AVX2 loop, per memory order: their composition and the first map's
+    /// channels that can leave 0…255 (a bit each).
+    private let rgbaShortcut: FloatShortcut?
+    private let bgraShortcut: FloatShortcut?
+
+    struct FloatShortcut {
+        let coefficients: [Float]
+        let tested: Int32
+
+        /// nil unless two maps, and some channel of the first cannot leave 0…255 (by more than
+        /// Float's rounding, 10⁻⁴: skipping its clamp changes nothing the bounds' margin sees).
+        init?(_ transforms: [ColorTransform], order: [Int], keepsAlpha: Bool) {
+            guard transforms.count == 2 else { return nil }
+            let first = ColorMatrixKernel.coefficients(transforms[0], order: order)
+            let outputs = keepsAlpha ? 3 : 4
+            var tested: Int32 = 0
+            for c in 0..<outputs {
+                var least = Double(first[16 + c]), most = least
+                for k in 0..<4 {
+                    least += 255 * min(0, Double(first[4 * c + k]))
+                    most += 255 * max(0, Double(first[4 * c + k]))
+                }
+                if least < -1e-4 || most > 255 + 1e-4 { tested |= 1 << c }
+            }
+            guard tested.nonzeroBitCount < outputs else { return nil }
+            coefficients = ColorMatrixKernel.coefficients(transforms[0].then(transforms[1]), order: order)
+            self.tested = tested
+        }
+    }
 
     /// The largest difference the kernel's arithmetic adds to the maps computed exactly, before
     /// the final rounding, in LSB: the fixed-point form's where it runs, else 0 (Float's
     /// rounding, about 10⁻⁴, is left to the bounds' margin).
     public var arithmeticError: Double { max(rgbaFixed?.error ?? 0, bgraFixed?.error ?? 0) }
 
-    /// Whether 16 pixels that keep the first of two maps inside its clamp range take the two
-    /// maps' composition alone here (the fixed-point loop with a shortcut).
-    public var composesWhereNoClampActs: Bool { rgbaFixed?.shortcut != nil }
+    /// Whether 16 (fixed point) or 32 (AVX2) pixels that keep the first of two maps inside its
+    /// clamp range take the two maps' composition alone here.
+    public var composesWhereNoClampActs: Bool { rgbaFixed.map { $0.shortcut != nil } ?? (rgbaShortcut != nil) }
 
     /// Whether chains of maps with moderate coefficients run in fixed point here.
     public static var runsInFixedPoint: Bool { isOnePassFast && CPUFeatures.hasAVX512VNNI }
@@ -54,7 +84,8 @@ public struct ColorChainKernel: Sendable {
     /// Whether several maps run in one pass at about the price of one (the AVX2 loop runs here).
     public static var isOnePassFast: Bool { VectorPath.detected == .avx2 && CPUFeatures.hasAVX2FMA }
 
-    public init(_ transforms: [ColorTransform]) {
+    /// `fixedPoint: false` keeps the float loops where the fixed-point one would run (tests).
+    public init(_ transforms: [ColorTransform], fixedPoint: Bool = ColorChainKernel.runsInFixedPoint) {
         self.transforms = transforms
         single = transforms.count == 1 ? ColorMatrixKernel(transforms[0]) : nil
         rgbaStorage = transforms.map { ColorMatrixKernel.coefficients($0, order: [0, 1, 2, 3]) }
@@ -66,9 +97,11 @@ public struct ColorChainKernel: Sendable {
         bgraFlat = bgraStorage.flatMap { $0 }
         readsAlpha = rgbaStorage.contains { $0[3] != 0 || $0[7] != 0 || $0[11] != 0 }
         avx2 = Self.isOnePassFast
-        let fixed = Self.runsInFixedPoint
+        let fixed = fixedPoint && Self.runsInFixedPoint
         rgbaFixed = fixed ? ColorChainFixedPoint(transforms, order: [0, 1, 2, 3], keepsAlpha: keepsAlpha) : nil
         bgraFixed = fixed ? ColorChainFixedPoint(transforms, order: [2, 1, 0, 3], keepsAlpha: keepsAlpha) : nil
+        rgbaShortcut = avx2 ? FloatShortcut(transforms, order: [0, 1, 2, 3], keepsAlpha: keepsAlpha) : nil
+        bgraShortcut = avx2 ? FloatShortcut(transforms, order: [2, 1, 0, 3], keepsAlpha: keepsAlpha) : nil
     }
 
     /// Whether the maps together change nothing.
@@ -104,16 +137,20 @@ public struct ColorChainKernel: Sendable {
         }
         if avx2 {
             let flat = source.format == .bgra ? bgraFlat : rgbaFlat
-            let count = Int32(transforms.count), readsAlpha = readsAlpha || !keepsAlpha
+            let shortcut = source.format == .bgra ? bgraShortcut : rgbaShortcut
+            let count = Int32(transforms.count), readsAlpha = readsAlpha || !keepsAlpha, tested = shortcut?.tested ?? 0
             _ = flat.withUnsafeBufferPointer { k in
-                maps.withUnsafeBufferPointer { maps in
-                    RowBands.run(rows: source.height, threads: threads) { band in
-                        for y in band {
-                            let s = UnsafeRawPointer(source.data0 + y * source.stride0)
-                            let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                            let done = colorChainRowAVX2(s, d, width: width, coefficients: k.baseAddress!, count: count,
-                                                         keepAlpha: keepsAlpha, readAlpha: readsAlpha)
-                            if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
+                (shortcut?.coefficients ?? []).withUnsafeBufferPointer { composed in
+                    maps.withUnsafeBufferPointer { maps in
+                        RowBands.run(rows: source.height, threads: threads) { band in
+                            for y in band {
+                                let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                                let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                                let done = colorChainRowAVX2(s, d, width: width, coefficients: k.baseAddress!, count: count,
+                                                             keepAlpha: keepsAlpha, readAlpha: readsAlpha,
+                                                             shortcut: composed.isEmpty ? nil : composed.baseAddress, tested: tested)
+                                if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
+                            }
                         }
                     }
                 }

@@ -38,7 +38,8 @@ import Testing
 
     /// Random maps (entries up to ±2.5, offsets up to ±0.6, some reading alpha, some writing
     /// it), two to five in a chain: every byte within the kernel's stated arithmetic error of the
-    /// definition, in both the fixed-point and the float loops' range of coefficients.
+    /// definition, in both the fixed-point and the float loops' range of coefficients, and again
+    /// with the float loop for all of them.
     @Test(arguments: [PixelFormat.rgba, .bgra])
     func randomChainsMatchTheDefinition(format: PixelFormat) throws {
         var seed: UInt64 = format == .rgba ? 0x9E37_79B9 : 0x7F4A_7C15
@@ -57,6 +58,7 @@ import Testing
             }
             if ColorChainKernel(maps).arithmeticError > 0 { fixedPoint += 1 }
             try Self.check(maps, format: format, seed: UInt64(k + 10))
+            try Self.check(maps, format: format, seed: UInt64(k + 10), fixedPoint: false)
         }
         if ColorChainKernel.runsInFixedPoint { #expect(fixedPoint >= 20, "only \(fixedPoint) of 24 chains in fixed point") }
     }
@@ -66,12 +68,15 @@ import Testing
     /// the composition alone and any other step both maps with their clamp. Rows of pixels that
     /// all stay inside (bright), that all leave (dark), and the seeded mix: every byte within the
     /// stated error of the definition either way.
-    @Test(arguments: [PixelFormat.rgba, .bgra])
-    func twoMapsTakeTheirCompositionWhereNoClampActs(format: PixelFormat) throws {
+    /// Both loops: the fixed-point one (16 pixels a step) where it runs, and the AVX2 float one.
+    @Test(arguments: [PixelFormat.rgba, .bgra], [true, false])
+    func twoMapsTakeTheirCompositionWhereNoClampActs(format: PixelFormat, fixedPoint: Bool) throws {
         let maps = [ColorTransform.invert.then(try ColorTransform.sepia()),
                     try ColorTransform.contrast(0.8).then(try ColorTransform.saturation(0.8))]
-        if ColorChainKernel.runsInFixedPoint { #expect(ColorChainKernel(maps).composesWhereNoClampActs) }
-        try Self.check(maps, format: format, seed: 7) { frame in
+        if ColorChainKernel.isOnePassFast {
+            #expect(ColorChainKernel(maps, fixedPoint: fixedPoint).composesWhereNoClampActs)
+        }
+        try Self.check(maps, format: format, seed: 7, fixedPoint: fixedPoint) { frame in
             for y in 0..<frame.height where y % 3 != 2 {
                 for x in 0..<4 * frame.width {
                     let v = frame[plane: 0, x: x, y: y]
@@ -85,9 +90,9 @@ import Testing
     /// The kernel on a 67x9 frame (four 16-pixel steps and a tail of 3) against the definition:
     /// each byte is what rounding the exact value moved by at most the stated arithmetic error
     /// (and 10⁻³ for Float) gives, so a tie may go either way but nothing else may.
-    static func check(_ maps: [ColorTransform], format: PixelFormat, seed: UInt64,
+    static func check(_ maps: [ColorTransform], format: PixelFormat, seed: UInt64, fixedPoint: Bool = true,
                       shape: (TestFrame) -> Void = { _ in }) throws {
-        let kernel = ColorChainKernel(maps)
+        let kernel = ColorChainKernel(maps, fixedPoint: fixedPoint)
         let tolerance = kernel.arithmeticError + 1e-3
         let writesAlpha = !maps.allSatisfy(\.keepsAlpha)
         let src = TestFrame(format, 67, 9, seed: seed)
