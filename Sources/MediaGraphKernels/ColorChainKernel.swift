@@ -13,9 +13,10 @@ import MediaGraphKernelsAVX2
 /// packed), which does not vectorize and is slower than separate passes — `isOnePassFast` says
 /// which, and the fusion plans accordingly. On CPUs with AVX-512 VNNI the maps run in fixed
 /// point instead (`ColorChainFixedPoint`, 16 pixels per step in integer dot products, about
-/// twice as fast), which adds `arithmeticError` to what the fusion states. In both loops two
-/// maps take their composition alone wherever 16 or 32 pixels keep the first map inside its
-/// clamp range (no clamp would act).
+/// twice as fast), which adds `arithmeticError` to what the fusion states. Two maps whose first can
+/// leave 0…255 in few channels take their composition: in fixed point wherever 16 pixels keep
+/// the first map inside its clamp range (no clamp would act); in the AVX2 loop everywhere,
+/// corrected by what the clamp takes off the one channel that can leave the range.
 public struct ColorChainKernel: Sendable {
     /// The maps, first applied first.
     public let transforms: [ColorTransform]
@@ -35,32 +36,33 @@ public struct ColorChainKernel: Sendable {
     private let rgbaFixed: ColorChainFixedPoint?
     private let bgraFixed: ColorChainFixedPoint?
     /// For two maps in the AVX2 loop, per memory order: their composition and the first map's
-    /// channels that can leave 0…255 (a bit each).
+    /// one channel that can leave 0…255.
     private let rgbaShortcut: FloatShortcut?
     private let bgraShortcut: FloatShortcut?
 
     struct FloatShortcut {
         let coefficients: [Float]
+        /// The one channel (memory order) of the first map that can leave 0…255.
         let tested: Int32
 
-        /// nil unless two maps, and some channel of the first cannot leave 0…255 (by more than
-        /// Float's rounding, 10⁻⁴: skipping its clamp changes nothing the bounds' margin sees).
+        /// nil unless two maps of which the first can take exactly one channel out of 0…255 (by
+        /// more than Float's rounding, 10⁻⁴: skipping its clamp changes nothing the bounds' margin
+        /// sees). With more such channels the correction costs more than applying both maps.
         init?(_ transforms: [ColorTransform], order: [Int], keepsAlpha: Bool) {
             guard transforms.count == 2 else { return nil }
             let first = ColorMatrixKernel.coefficients(transforms[0], order: order)
             let outputs = keepsAlpha ? 3 : 4
-            var tested: Int32 = 0
-            for c in 0..<outputs {
+            let leaving = (0..<outputs).filter { c in
                 var least = Double(first[16 + c]), most = least
                 for k in 0..<4 {
                     least += 255 * min(0, Double(first[4 * c + k]))
                     most += 255 * max(0, Double(first[4 * c + k]))
                 }
-                if least < -1e-4 || most > 255 + 1e-4 { tested |= 1 << c }
+                return least < -1e-4 || most > 255 + 1e-4
             }
-            guard tested.nonzeroBitCount < outputs else { return nil }
+            guard leaving.count == 1 else { return nil }
             coefficients = ColorMatrixKernel.coefficients(transforms[0].then(transforms[1]), order: order)
-            self.tested = tested
+            tested = Int32(leaving[0])
         }
     }
 
@@ -69,9 +71,9 @@ public struct ColorChainKernel: Sendable {
     /// rounding, about 10⁻⁴, is left to the bounds' margin).
     public var arithmeticError: Double { max(rgbaFixed?.error ?? 0, bgraFixed?.error ?? 0) }
 
-    /// Whether 16 (fixed point) or 32 (AVX2) pixels that keep the first of two maps inside its
-    /// clamp range take the two maps' composition alone here.
-    public var composesWhereNoClampActs: Bool { rgbaFixed.map { $0.shortcut != nil } ?? (rgbaShortcut != nil) }
+    /// Whether two maps take their composition here (see the type's description) rather than
+    /// each in turn.
+    public var takesComposition: Bool { rgbaFixed.map { $0.shortcut != nil } ?? (rgbaShortcut != nil) }
 
     /// Whether chains of maps with moderate coefficients run in fixed point here.
     public static var runsInFixedPoint: Bool { isOnePassFast && CPUFeatures.hasAVX512VNNI }

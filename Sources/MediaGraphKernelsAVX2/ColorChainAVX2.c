@@ -1,7 +1,6 @@
 // The colour-chain row loop for AVX2+FMA CPUs: several colour maps on each pixel in turn, clamped
-// to 0…255 between maps (as stage-by-stage output is) but not rounded, then rounded once. The
-// loads, unpacking and packing are the colour-matrix loop's (ColorMatrixAVX2.c): 32 pixels per
-// step, each 128-bit half on its own pixels.
+// to 0…255 between maps (as stage-by-stage output is) but not rounded, then rounded once. 8 pixels
+// per step, each packed and stored before the next (32 per loop iteration).
 #include "MediaGraphKernelsAVX2.h"
 
 #if defined(__x86_64__)
@@ -28,7 +27,7 @@ INLINE AVX2 Pixels unpack(__m256i v, __m256i low) {
 // Output channel c of the map at k (20 floats: 4 rows of 4, then 4 offsets).
 INLINE AVX2 __m256 channel(Pixels p, const float *k, int c, bool readAlpha) {
     __m256 r = _mm256_fmadd_ps(B(4 * c + 2), p.c2, _mm256_fmadd_ps(B(4 * c + 1), p.c1, _mm256_fmadd_ps(B(4 * c), p.c0, B(16 + c))));
-    return readAlpha || c == 3 ? _mm256_fmadd_ps(B(4 * c + 3), p.c3, r) : r;
+    return readAlpha ? _mm256_fmadd_ps(B(4 * c + 3), p.c3, r) : r;
 }
 #undef B
 
@@ -52,32 +51,38 @@ INLINE AVX2 Channels chain(Pixels p, const float *k, int32_t count, bool keepAlp
     return t;
 }
 
-// Whether the first map at k takes any of the 8 pixels' tested channels out of 0…255.
-INLINE AVX2 __m256 leaves(Pixels p, const float *k, int32_t tested, int outputs, bool readAlpha) {
+// Four channels' values (32-bit) of 8 pixels back to packed pixels: the packs clamp to 0…255 and
+// leave each 128-bit half as four bytes of red, four of green, of blue, of alpha; the shuffle
+// interleaves them. Packed per step, so no step's values stay live across the next.
+INLINE AVX2 __m256i pixels(Channels t) {
+    __m256i planar = _mm256_packus_epi16(_mm256_packs_epi32(t.c0, t.c1), _mm256_packs_epi32(t.c2, t.c3));
+    const __m256i interleave = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    return _mm256_shuffle_epi8(planar, interleave);
+}
+
+// Two maps with a clamp between them, as their composition corrected by what the clamp takes
+// off: M2(clamp(y)) = M2(y) − L2·(y − clamp(y)), y = M1(x), L2 the second map's linear part.
+// Only channel `tested` of y can leave 0…255, so only it is computed and corrected for: no
+// branch, and no pass through both maps where some pixel is clamped.
+INLINE AVX2 Channels corrected(Pixels u, const float *k, const float *composed, int32_t tested, bool keepAlpha, bool readAlpha) {
     const __m256 zero = _mm256_setzero_ps(), top = _mm256_set1_ps(255.0f);
-    __m256 out = zero;
-    for (int c = 0; c < outputs; c++) {
-        if (!((tested >> c) & 1)) continue;
-        __m256 r = channel(p, k, c, readAlpha);
-        out = _mm256_or_ps(out, _mm256_or_ps(_mm256_cmp_ps(r, zero, _CMP_LT_OQ), _mm256_cmp_ps(r, top, _CMP_GT_OQ)));
-    }
-    return out;
+    const int outputs = keepAlpha ? 3 : 4;
+    __m256 out[4];
+    for (int c = 0; c < outputs; c++) out[c] = channel(u, composed, c, readAlpha);
+    __m256 y = channel(u, k, tested, readAlpha);
+    __m256 taken = _mm256_sub_ps(y, _mm256_min_ps(_mm256_max_ps(y, zero), top));
+    for (int c = 0; c < outputs; c++)
+        out[c] = _mm256_fnmadd_ps(_mm256_broadcast_ss(k + 20 + 4 * c + tested), taken, out[c]);
+    Channels r = { _mm256_cvtps_epi32(out[0]), _mm256_cvtps_epi32(out[1]), _mm256_cvtps_epi32(out[2]),
+                   keepAlpha ? u.alpha : _mm256_cvtps_epi32(out[3]) };
+    return r;
 }
 
-// Saturating packs: Int32 -> Int16 -> UInt8 clamps to 0…255 on the way.
-INLINE AVX2 __m256i bytes(__m256i a, __m256i b, __m256i c, __m256i d) {
-    return _mm256_packus_epi16(_mm256_packs_epi32(a, b), _mm256_packs_epi32(c, d));
-}
-
-// 8 pixels through the maps; with a shortcut, through the composition alone when none of them
-// has a tested channel of the first map outside 0…255.
+// 8 pixels through the maps; with a shortcut (two maps), through their corrected composition.
 INLINE AVX2 Channels step(const uint8_t *p, const float *k, int32_t count, bool keepAlpha, bool readAlpha,
                           const float *shortcut, int32_t tested, __m256i low) {
     Pixels u = unpack(_mm256_loadu_si256((const __m256i *)p), low);
-    if (shortcut) {
-        __m256 out = leaves(u, k, tested, keepAlpha ? 3 : 4, readAlpha);
-        if (_mm256_testz_ps(out, out)) return chain(u, shortcut, 1, keepAlpha, readAlpha);
-    }
+    if (shortcut) return corrected(u, k, shortcut, tested, keepAlpha, readAlpha);
     return chain(u, k, count, keepAlpha, readAlpha);
 }
 
@@ -86,22 +91,10 @@ INLINE AVX2 intptr_t row(const uint8_t *s, uint8_t *d, intptr_t width, const flo
     const __m256i low = _mm256_set1_epi32(0xFF);
     intptr_t x = 0;
     for (; x + 32 <= width; x += 32) {
-        const uint8_t *p = s + 4 * x;
-        Channels t0 = step(p, k, count, keepAlpha, readAlpha, shortcut, tested, low);
-        Channels t1 = step(p + 32, k, count, keepAlpha, readAlpha, shortcut, tested, low);
-        Channels t2 = step(p + 64, k, count, keepAlpha, readAlpha, shortcut, tested, low);
-        Channels t3 = step(p + 96, k, count, keepAlpha, readAlpha, shortcut, tested, low);
-        __m256i r = bytes(t0.c0, t1.c0, t2.c0, t3.c0);
-        __m256i g = bytes(t0.c1, t1.c1, t2.c1, t3.c1);
-        __m256i b = bytes(t0.c2, t1.c2, t2.c2, t3.c2);
-        __m256i a = bytes(t0.c3, t1.c3, t2.c3, t3.c3);
-        __m256i rgLow = _mm256_unpacklo_epi8(r, g), rgHigh = _mm256_unpackhi_epi8(r, g);
-        __m256i baLow = _mm256_unpacklo_epi8(b, a), baHigh = _mm256_unpackhi_epi8(b, a);
-        uint8_t *q = d + 4 * x;
-        _mm256_storeu_si256((__m256i *)q, _mm256_unpacklo_epi16(rgLow, baLow));
-        _mm256_storeu_si256((__m256i *)(q + 32), _mm256_unpackhi_epi16(rgLow, baLow));
-        _mm256_storeu_si256((__m256i *)(q + 64), _mm256_unpacklo_epi16(rgHigh, baHigh));
-        _mm256_storeu_si256((__m256i *)(q + 96), _mm256_unpackhi_epi16(rgHigh, baHigh));
+        for (int i = 0; i < 4; i++) {
+            Channels t = step(s + 4 * x + 32 * i, k, count, keepAlpha, readAlpha, shortcut, tested, low);
+            _mm256_storeu_si256((__m256i *)(d + 4 * x + 32 * i), pixels(t));
+        }
     }
     return x;
 }

@@ -64,17 +64,17 @@ import Testing
     }
 
     /// invert+sepia then contrast+saturation (the fusion's two maps for that chain): only the
-    /// first map's red can leave 0…255 (on dark pixels), so 16 pixels whose red stays inside take
-    /// the composition alone and any other step both maps with their clamp. Rows of pixels that
-    /// all stay inside (bright), that all leave (dark), and the seeded mix: every byte within the
-    /// stated error of the definition either way.
-    /// Both loops: the fixed-point one (16 pixels a step) where it runs, and the AVX2 float one.
+    /// first map's red can leave 0…255 (on dark pixels). In fixed point 16 pixels whose red stays
+    /// inside take the composition alone and any other step both maps with their clamp; the AVX2
+    /// float loop takes the composition everywhere, corrected by what the clamp takes off red.
+    /// Rows of pixels that all stay inside (bright), that all leave (dark), and the seeded mix:
+    /// every byte within the stated error of the definition either way, in both loops.
     @Test(arguments: [PixelFormat.rgba, .bgra], [true, false])
     func twoMapsTakeTheirCompositionWhereNoClampActs(format: PixelFormat, fixedPoint: Bool) throws {
         let maps = [ColorTransform.invert.then(try ColorTransform.sepia()),
                     try ColorTransform.contrast(0.8).then(try ColorTransform.saturation(0.8))]
         if ColorChainKernel.isOnePassFast {
-            #expect(ColorChainKernel(maps, fixedPoint: fixedPoint).composesWhereNoClampActs)
+            #expect(ColorChainKernel(maps, fixedPoint: fixedPoint).takesComposition)
         }
         try Self.check(maps, format: format, seed: 7, fixedPoint: fixedPoint) { frame in
             for y in 0..<frame.height where y % 3 != 2 {

@@ -31,8 +31,9 @@ intptr_t mg_color_matrix_row_avx2(const void *s, void *d, intptr_t width, const 
 /// The colour-chain row loop: `count` colour maps (20 coefficients each, laid out as for
 /// `mg_color_matrix_row_avx2`) on each pixel in turn, clamped to 0…255 between maps, rounded once
 /// at the end. Returns the number of pixels done (a multiple of 32); the caller does the rest.
-/// `shortcut` (or NULL): for two maps, their composition (20 coefficients); 32 pixels whose
-/// first map keeps every channel with its bit set in `tested` within 0…255 take it alone.
+/// `shortcut` (or NULL): for two maps whose first can take only its channel `tested` (0…3, memory
+/// order) out of 0…255, their composition (20 coefficients): every pixel takes it, less the
+/// second map's column `tested` times what the clamp takes off that channel.
 intptr_t mg_color_chain_row_avx2(const void *s, void *d, intptr_t width, const float *coefficients, int32_t count,
                                  bool keepAlpha, bool readAlpha, const float *shortcut, int32_t tested)
     __attribute__((swift_name("colorChainRowAVX2(_:_:width:coefficients:count:keepAlpha:readAlpha:shortcut:tested:)")));
