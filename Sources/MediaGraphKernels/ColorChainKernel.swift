@@ -7,16 +7,17 @@ import MediaGraphKernelsAVX2
 ///
 /// The fusion of colour filters composes every stretch whose intermediates cannot leave 0…1
 /// into one map (`ColorTransform.then`), so a map here ends where a clamp is needed. On AVX2+FMA
-/// CPUs a C loop takes 32 pixels per step through every map in registers
-/// (`colorChainRowAVX2`): the price of about one matrix pass. Elsewhere pixels go through in
-/// chunks (unpacked to four Float rows on the stack, each map one loop over the chunk, then
-/// packed), which does not vectorize and is slower than separate passes — `isOnePassFast` says
-/// which, and the fusion plans accordingly. On CPUs with AVX-512 VNNI the maps run in fixed
-/// point instead (`ColorChainFixedPoint`, 16 pixels per step in integer dot products, about
-/// twice as fast), which adds `arithmeticError` to what the fusion states. Two maps whose first can
-/// leave 0…255 in few channels take their composition: in fixed point wherever 16 pixels keep
-/// the first map inside its clamp range (no clamp would act); in the AVX2 loop everywhere,
-/// corrected by what the clamp takes off the one channel that can leave the range.
+/// CPUs C loops take every map in registers (`Loop`, the fastest that fits): on CPUs with
+/// AVX-512 VNNI in 32-bit fixed point (`ColorChainFixedPoint`, 16 pixels per step in integer dot
+/// products); else, for colour-only maps, in 16-bit fixed point (`ColorChainFixed16`, 16 pixels
+/// per step, each channel in 16-bit lanes); else in Float (`colorChainRowAVX2`, 8 pixels per
+/// step). The fixed-point forms add `arithmeticError` to what the fusion states. Elsewhere pixels
+/// go through in chunks (unpacked to four Float rows on the stack, each map one loop over the
+/// chunk, then packed), which does not vectorize and is slower than separate passes —
+/// `isOnePassFast` says which, and the fusion plans accordingly. Two maps whose first can leave
+/// 0…255 in few channels take their composition: in the VNNI loop wherever 16 pixels keep the
+/// first map inside its clamp range (no clamp would act); in the Float loop everywhere, corrected
+/// by what the clamp takes off the one channel that can leave the range.
 public struct ColorChainKernel: Sendable {
     /// The maps, first applied first.
     public let transforms: [ColorTransform]
@@ -35,6 +36,9 @@ public struct ColorChainKernel: Sendable {
     /// The fixed-point form for each memory order, where it runs.
     private let rgbaFixed: ColorChainFixedPoint?
     private let bgraFixed: ColorChainFixedPoint?
+    /// The 16-bit fixed-point form (AVX2) for each memory order, where it runs.
+    private let rgbaFixed16: ColorChainFixed16?
+    private let bgraFixed16: ColorChainFixed16?
     /// For two maps in the AVX2 loop, per memory order: their composition and the first map's
     /// one channel that can leave 0…255.
     private let rgbaShortcut: FloatShortcut?
@@ -69,14 +73,44 @@ public struct ColorChainKernel: Sendable {
     /// The largest difference the kernel's arithmetic adds to the maps computed exactly, before
     /// the final rounding, in LSB: the fixed-point form's where it runs, else 0 (Float's
     /// rounding, about 10⁻⁴, is left to the bounds' margin).
-    public var arithmeticError: Double { max(rgbaFixed?.error ?? 0, bgraFixed?.error ?? 0) }
+    public var arithmeticError: Double {
+        max(rgbaFixed?.error ?? 0, bgraFixed?.error ?? 0, rgbaFixed16?.error ?? 0, bgraFixed16?.error ?? 0)
+    }
+
+    /// The vector row loops a chain of maps runs in.
+    public enum Loop: Sendable, CaseIterable {
+        /// 16 pixels a step in 32-bit integer dot products (AVX-512 VNNI; `ColorChainFixedPoint`).
+        case fixedPointVNNI
+        /// 16 pixels a step, each channel in 16-bit lanes (AVX2; `ColorChainFixed16`).
+        case fixedPoint16
+        /// 8 pixels a step in Float (AVX2 and FMA).
+        case float
+    }
+
+    /// The loops this CPU has, fastest first.
+    public static var availableLoops: [Loop] {
+        guard isOnePassFast else { return [] }
+        return (CPUFeatures.hasAVX512VNNI ? [.fixedPointVNNI] : []) + [.fixedPoint16, .float]
+    }
+
+    /// The loop the maps run in here: nil for one map (`ColorMatrixKernel`) or where no vector
+    /// loop runs (the portable chunks).
+    public var loop: Loop? {
+        if single != nil { return nil }
+        if rgbaFixed != nil { return .fixedPointVNNI }
+        if rgbaFixed16 != nil { return .fixedPoint16 }
+        return avx2 ? .float : nil
+    }
 
     /// Whether two maps take their composition here (see the type's description) rather than
     /// each in turn.
-    public var takesComposition: Bool { rgbaFixed.map { $0.shortcut != nil } ?? (rgbaShortcut != nil) }
-
-    /// Whether chains of maps with moderate coefficients run in fixed point here.
-    public static var runsInFixedPoint: Bool { isOnePassFast && CPUFeatures.hasAVX512VNNI }
+    public var takesComposition: Bool {
+        switch loop {
+        case .fixedPointVNNI: rgbaFixed?.shortcut != nil
+        case .float: rgbaShortcut != nil
+        default: false
+        }
+    }
 
     /// `arithmeticError` of the kernel these maps would make.
     public static func arithmeticError(_ transforms: [ColorTransform]) -> Double {
@@ -86,8 +120,9 @@ public struct ColorChainKernel: Sendable {
     /// Whether several maps run in one pass at about the price of one (the AVX2 loop runs here).
     public static var isOnePassFast: Bool { VectorPath.detected == .avx2 && CPUFeatures.hasAVX2FMA }
 
-    /// `fixedPoint: false` keeps the float loops where the fixed-point one would run (tests).
-    public init(_ transforms: [ColorTransform], fixedPoint: Bool = ColorChainKernel.runsInFixedPoint) {
+    /// `loop`: the vector loop to run in, if this CPU has it and the maps fit it (tests); by
+    /// default the fastest that does. A loop the maps do not fit falls back to the Float one.
+    public init(_ transforms: [ColorTransform], loop requested: Loop? = nil) {
         self.transforms = transforms
         single = transforms.count == 1 ? ColorMatrixKernel(transforms[0]) : nil
         rgbaStorage = transforms.map { ColorMatrixKernel.coefficients($0, order: [0, 1, 2, 3]) }
@@ -99,9 +134,18 @@ public struct ColorChainKernel: Sendable {
         bgraFlat = bgraStorage.flatMap { $0 }
         readsAlpha = rgbaStorage.contains { $0[3] != 0 || $0[7] != 0 || $0[11] != 0 }
         avx2 = Self.isOnePassFast
-        let fixed = fixedPoint && Self.runsInFixedPoint
-        rgbaFixed = fixed ? ColorChainFixedPoint(transforms, order: [0, 1, 2, 3], keepsAlpha: keepsAlpha) : nil
-        bgraFixed = fixed ? ColorChainFixedPoint(transforms, order: [2, 1, 0, 3], keepsAlpha: keepsAlpha) : nil
+        let loops = Self.availableLoops.filter { requested == nil || $0 == requested }
+        let vnniRGBA = loops.contains(.fixedPointVNNI) ? ColorChainFixedPoint(transforms, order: [0, 1, 2, 3], keepsAlpha: keepsAlpha) : nil
+        let vnniBGRA = loops.contains(.fixedPointVNNI) ? ColorChainFixedPoint(transforms, order: [2, 1, 0, 3], keepsAlpha: keepsAlpha) : nil
+        let vnni = vnniRGBA != nil && vnniBGRA != nil
+        rgbaFixed = vnni ? vnniRGBA : nil
+        bgraFixed = vnni ? vnniBGRA : nil
+        let sixteen = !vnni && loops.contains(.fixedPoint16)
+        let fixed16RGBA = sixteen ? ColorChainFixed16(transforms, order: [0, 1, 2, 3]) : nil
+        let fixed16BGRA = sixteen ? ColorChainFixed16(transforms, order: [2, 1, 0, 3]) : nil
+        let has16 = fixed16RGBA != nil && fixed16BGRA != nil
+        rgbaFixed16 = has16 ? fixed16RGBA : nil
+        bgraFixed16 = has16 ? fixed16BGRA : nil
         rgbaShortcut = avx2 ? FloatShortcut(transforms, order: [0, 1, 2, 3], keepsAlpha: keepsAlpha) : nil
         bgraShortcut = avx2 ? FloatShortcut(transforms, order: [2, 1, 0, 3], keepsAlpha: keepsAlpha) : nil
     }
@@ -131,6 +175,22 @@ public struct ColorChainKernel: Sendable {
                                                              keepAlpha: keepsAlpha, shortcut: shortcut.isEmpty ? nil : shortcut.baseAddress)
                                 if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
                             }
+                        }
+                    }
+                }
+            }
+            return
+        }
+        if let fixed = source.format == .bgra ? bgraFixed16 : rgbaFixed16 {
+            let count = Int32(transforms.count)
+            _ = fixed.words.withUnsafeBufferPointer { words in
+                maps.withUnsafeBufferPointer { maps in
+                    RowBands.run(rows: source.height, threads: threads) { band in
+                        for y in band {
+                            let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                            let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                            let done = colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count)
+                            if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, true) }
                         }
                     }
                 }

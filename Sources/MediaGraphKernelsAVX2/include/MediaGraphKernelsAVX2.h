@@ -56,6 +56,16 @@ intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const i
                                  const int32_t *shortcut)
     __attribute__((swift_name("colorChainRowVNNI(_:_:width:words:count:keepAlpha:shortcut:)")));
 
+/// The colour-chain row loop in 16-bit fixed point for AVX2 CPUs: `count` maps (at least 2) of
+/// colour only (alpha copied), each 16 vectors of 16 equal Int16 (256 values): vectors 0…8 the
+/// coefficients (output channel c, input k at 3c + k, memory order), 9…11 the offsets, 12 the clamp
+/// between maps (255 with the map's fraction bits F), 13 F (the last map's shift to bytes), 14
+/// 7 − F (a clamped sum's shift up to the next map's inputs, 0…255 scaled by 128). The first map
+/// reads (x − 128)·256. Products are vpmulhrsw's; rounding terms are in the offsets. Returns the
+/// pixels done (a multiple of 16); the caller does the rest. `s` and `d` may be the same row.
+intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, const int16_t *maps, int32_t count)
+    __attribute__((swift_name("colorChainRowFixed16(_:_:width:maps:count:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.

@@ -1,0 +1,88 @@
+// The colour-chain row loop in 16-bit fixed point for AVX2 CPUs (those without AVX-512 VNNI):
+// 16 pixels per step, each colour channel in its own register of sixteen Int16 lanes, so one
+// multiply (vpmulhrsw: the product's high half, rounded) does a coefficient for 16 pixels — twice
+// the pixels of a Float lane, and no conversion to Float and back. The caller
+// (ColorChainFixed16) quantizes the maps, picks each one's fraction bits and states the error.
+//
+// Layout of a step: the 16 pixels are two 8-pixel loads; a shuffle puts each 128-bit half in
+// channel order (four reds, four greens, …), and 32-bit unpacks gather reds and greens of both
+// loads in one register and blues and alphas in another; bytes widen to words from there. The
+// packing at the end runs the same steps backwards, so the lanes' pixel order never matters.
+#include "MediaGraphKernelsAVX2.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+#define INLINE static inline __attribute__((always_inline))
+
+// One map: 16 vectors of 16 Int16 (see the header).
+#define W(m, i) _mm256_loadu_si256((const __m256i *)((m) + 16 * (i)))
+
+INLINE AVX2 __m256i output(__m256i r, __m256i g, __m256i b, const int16_t *m, int c) {
+    __m256i t = _mm256_add_epi16(_mm256_mulhrs_epi16(r, W(m, 3 * c)), _mm256_mulhrs_epi16(g, W(m, 3 * c + 1)));
+    return _mm256_add_epi16(_mm256_add_epi16(t, _mm256_mulhrs_epi16(b, W(m, 3 * c + 2))), W(m, 9 + c));
+}
+
+// Clamped to 0…255 (with the map's fraction bits), then scaled to 7 fraction bits for the next map.
+INLINE AVX2 __m256i between(__m256i v, const int16_t *m) {
+    __m256i clamped = _mm256_min_epi16(_mm256_max_epi16(v, _mm256_setzero_si256()), W(m, 12));
+    return _mm256_sll_epi16(clamped, _mm_cvtsi32_si128(m[16 * 14]));
+}
+
+INLINE AVX2 void step(const uint8_t *s, uint8_t *d, const int16_t *maps, int32_t count) {
+    const __m128i planar128 = _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m128i interleave128 = _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
+    const __m256i planar = _mm256_broadcastsi128_si256(planar128), interleave = _mm256_broadcastsi128_si256(interleave128);
+    const __m256i bias = _mm256_set1_epi8((char)0x80), zero = _mm256_setzero_si256();
+    __m256i t0 = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)s), planar);
+    __m256i t1 = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(s + 32)), planar);
+    __m256i rg = _mm256_unpacklo_epi32(t0, t1), ba = _mm256_unpackhi_epi32(t0, t1);
+    // The first map reads (x − 128)·256, which is what fits an Int16; its offsets make up for it.
+    __m256i rgBiased = _mm256_xor_si256(rg, bias), baBiased = _mm256_xor_si256(ba, bias);
+    __m256i r = _mm256_unpacklo_epi8(zero, rgBiased), g = _mm256_unpackhi_epi8(zero, rgBiased);
+    __m256i b = _mm256_unpacklo_epi8(zero, baBiased);
+    const int16_t *m = maps;
+    for (int32_t j = 0; j < count; j++, m += 256) {
+        __m256i r1 = output(r, g, b, m, 0), g1 = output(r, g, b, m, 1), b1 = output(r, g, b, m, 2);
+        if (j + 1 < count) {
+            r = between(r1, m); g = between(g1, m); b = between(b1, m);
+        } else {
+            __m128i shift = _mm_cvtsi32_si128(m[16 * 13]);
+            r = _mm256_sra_epi16(r1, shift); g = _mm256_sra_epi16(g1, shift); b = _mm256_sra_epi16(b1, shift);
+        }
+    }
+    // Back to bytes (the packs clamp to 0…255), alpha from the source, and the loads' order.
+    __m256i rgOut = _mm256_packus_epi16(r, g);
+    __m256i baOut = _mm256_blend_epi32(_mm256_packus_epi16(b, b), ba, 0xCC);
+    __m256i x0 = _mm256_unpacklo_epi32(rgOut, baOut), x1 = _mm256_unpackhi_epi32(rgOut, baOut);
+    __m256i u0 = _mm256_unpacklo_epi32(x0, x1), u1 = _mm256_unpackhi_epi32(x0, x1);
+    _mm256_storeu_si256((__m256i *)d, _mm256_shuffle_epi8(u0, interleave));
+    _mm256_storeu_si256((__m256i *)(d + 32), _mm256_shuffle_epi8(u1, interleave));
+}
+
+// Two maps (what the fusion makes most often) with the count a constant, so the loop over maps
+// unrolls and the constants can stay in registers.
+static AVX2 intptr_t rowOfTwo(const uint8_t *s, uint8_t *d, intptr_t width, const int16_t *maps) {
+    intptr_t x = 0;
+    for (; x + 16 <= width; x += 16) step(s + 4 * x, d + 4 * x, maps, 2);
+    return x;
+}
+
+static AVX2 intptr_t rowOfAny(const uint8_t *s, uint8_t *d, intptr_t width, const int16_t *maps, int32_t count) {
+    intptr_t x = 0;
+    for (; x + 16 <= width; x += 16) step(s + 4 * x, d + 4 * x, maps, count);
+    return x;
+}
+
+intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, const int16_t *maps, int32_t count) {
+    if (count <= 0) return 0;
+    return count == 2 ? rowOfTwo(s, d, width, maps) : rowOfAny(s, d, width, maps, count);
+}
+
+#else
+intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, const int16_t *maps, int32_t count) {
+    (void)s; (void)d; (void)width; (void)maps; (void)count;
+    return 0;
+}
+#endif
