@@ -16,7 +16,12 @@ struct ColorChainFixed16 {
     /// 256 Int16 per map: 16 vectors of one value repeated 16 times, laid out as
     /// `mg_color_chain_row_fixed16` reads them.
     let words: [Int16]
-    /// The largest difference from the maps computed exactly, before the final rounding, in LSB.
+    /// For two maps whose first can take only one channel out of 0…255: their composition,
+    /// corrected by what the clamp takes off that channel (`mg_color_chain_pair_fixed16`'s 512
+    /// values), which the loop runs instead of `words`.
+    let pair: [Int16]?
+    /// The largest difference from the maps computed exactly, before the final rounding, in LSB
+    /// (of `pair` where there is one).
     let error: Double
 
     /// The largest error this form is used with; beyond it the Float loop runs.
@@ -42,9 +47,64 @@ struct ColorChainFixed16 {
             total += errors[j] * growth
             growth *= transforms[j].gain
         }
-        guard total <= Self.largestError else { return nil }
+        let pair = transforms.count == 2 ? Self.pair(transforms, order: order) : nil
+        if let pair, pair.error <= Self.largestError {
+            self.pair = pair.words
+            self.error = pair.error
+        } else {
+            guard total <= Self.largestError else { return nil }
+            self.pair = nil
+            self.error = total
+        }
         self.words = words
-        self.error = total
+    }
+
+    /// Two maps as M2(clamp y) = M2∘M1(x) − L2·(y − clamp y), y = M1(x), L2 the second map's
+    /// linear part, when only one channel t of y can leave 0…255: the composition as a first map
+    /// (vectors 0…11, its shift to bytes at 16 + 4), y's channel t (vectors 12…14 its
+    /// coefficients, 15 its offset, first-map style with its own fraction bits F1), and at 16 +
+    /// 0…2 the column L2[·][t], at 16 + 3 the clamp 255·2^F1, at 16 + 5 the shift of y − clamp y
+    /// up before it multiplies the column. Its error: the composition's, y's times |L2[c][t]|
+    /// (it moves what the clamp takes off by at most as much), the correction's rounding and its
+    /// column's quantization times the largest correction.
+    static func pair(_ transforms: [ColorTransform], order: [Int]) -> (words: [Int16], error: Double)? {
+        func colour(_ t: ColorTransform) -> (m: [[Double]], o: [Double]) {
+            let rows = t.effectiveRows, offset = t.effectiveOffset
+            return ((0..<3).map { c in (0..<3).map { rows[order[c]][order[$0]] } }, (0..<3).map { offset[order[$0]] * 255 })
+        }
+        let first = colour(transforms[0]), second = colour(transforms[1])
+        let leaving = (0..<3).filter { c in
+            let least = first.o[c] + first.m[c].map { 255 * min(0, $0) }.reduce(0, +)
+            let most = first.o[c] + first.m[c].map { 255 * max(0, $0) }.reduce(0, +)
+            return least < -1e-9 || most > 255 + 1e-9
+        }
+        guard leaving.count == 1, let t = leaving.first else { return nil }
+        let composed = colour(transforms[0].then(transforms[1]))
+        guard let whole = map(composed.m, composed.o, first: true, last: true),
+              let y = map([first.m[t], first.m[t], first.m[t]], [first.o[t], first.o[t], first.o[t]], first: true, last: false)
+        else { return nil }
+        let bitsY = Int(y.words[16 * 13]), bits = Int(whole.words[16 * 13])
+        // what the clamp can take off y, in y's units, and the shift that keeps it within an Int16
+        let least = first.o[t] + first.m[t].map { 255 * min(0, $0) }.reduce(0, +)
+        let most = first.o[t] + first.m[t].map { 255 * max(0, $0) }.reduce(0, +)
+        let largestTaken = max(-least, most - 255, 0) + 1
+        var shift = 0
+        while shift < 8 && largestTaken * Double(1 << (bitsY + shift + 1)) <= 32_767 { shift += 1 }
+        let columnScale = Double(1 << 15) * Double(1 << bits) / Double(1 << (bitsY + shift))
+        let column = (0..<3).map { (second.m[$0][t] * columnScale).rounded() }
+        guard column.allSatisfy({ abs($0) <= 32_767 }) else { return nil }
+        var error = 0.0
+        for c in 0..<3 {
+            let columnError = abs(column[c] / columnScale - second.m[c][t]) * largestTaken
+            error = max(error, whole.error + abs(second.m[c][t]) * y.error + 0.5 / Double(1 << bits) + columnError)
+        }
+        var values = [Int](repeating: 0, count: 16)
+        for c in 0..<3 { values[c] = Int(column[c]) }
+        values[3] = 255 << bitsY
+        values[4] = bits
+        values[5] = shift
+        let block = Array(whole.words[0..<(16 * 12)]) + Array(y.words[0..<(16 * 3)]) + Array(y.words[(16 * 9)..<(16 * 10)])
+        return (block + values.flatMap { [Int16](repeating: Int16($0), count: 16) }, error)
     }
 
     /// One map's 256 words and error, with the largest fraction bits that fit (nil if none do).

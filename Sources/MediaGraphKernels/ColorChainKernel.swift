@@ -108,6 +108,7 @@ public struct ColorChainKernel: Sendable {
         switch loop {
         case .fixedPointVNNI: rgbaFixed?.shortcut != nil
         case .float: rgbaShortcut != nil
+        case .fixedPoint16: rgbaFixed16?.pair != nil
         default: false
         }
     }
@@ -184,13 +185,17 @@ public struct ColorChainKernel: Sendable {
         if let fixed = source.format == .bgra ? bgraFixed16 : rgbaFixed16 {
             let count = Int32(transforms.count)
             _ = fixed.words.withUnsafeBufferPointer { words in
-                maps.withUnsafeBufferPointer { maps in
-                    RowBands.run(rows: source.height, threads: threads) { band in
-                        for y in band {
-                            let s = UnsafeRawPointer(source.data0 + y * source.stride0)
-                            let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                            let done = colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count)
-                            if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, true) }
+                (fixed.pair ?? []).withUnsafeBufferPointer { pair in
+                    maps.withUnsafeBufferPointer { maps in
+                        RowBands.run(rows: source.height, threads: threads) { band in
+                            for y in band {
+                                let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                                let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                                let done = pair.isEmpty
+                                    ? colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count)
+                                    : colorChainPairFixed16(s, d, width: width, pair: pair.baseAddress!)
+                                if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, true) }
+                            }
                         }
                     }
                 }

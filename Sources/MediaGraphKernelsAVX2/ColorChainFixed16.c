@@ -30,18 +30,35 @@ INLINE AVX2 __m256i between(__m256i v, const int16_t *m) {
     return _mm256_sll_epi16(clamped, _mm_cvtsi32_si128(m[16 * 14]));
 }
 
-INLINE AVX2 void step(const uint8_t *s, uint8_t *d, const int16_t *maps, int32_t count) {
-    const __m128i planar128 = _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    const __m128i interleave128 = _mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    const __m256i planar = _mm256_broadcastsi128_si256(planar128), interleave = _mm256_broadcastsi128_si256(interleave128);
+typedef struct { __m256i r, g, b, ba; } Planes;
+
+// 16 pixels from memory: red, green and blue as (x − 128)·256 (what the first map reads; its
+// offsets make up for the 128), and the blue-alpha bytes whose alpha goes back out unchanged.
+INLINE AVX2 Planes load(const uint8_t *s) {
+    const __m256i planar = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
     const __m256i bias = _mm256_set1_epi8((char)0x80), zero = _mm256_setzero_si256();
     __m256i t0 = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)s), planar);
     __m256i t1 = _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(s + 32)), planar);
     __m256i rg = _mm256_unpacklo_epi32(t0, t1), ba = _mm256_unpackhi_epi32(t0, t1);
-    // The first map reads (x − 128)·256, which is what fits an Int16; its offsets make up for it.
     __m256i rgBiased = _mm256_xor_si256(rg, bias), baBiased = _mm256_xor_si256(ba, bias);
-    __m256i r = _mm256_unpacklo_epi8(zero, rgBiased), g = _mm256_unpackhi_epi8(zero, rgBiased);
-    __m256i b = _mm256_unpacklo_epi8(zero, baBiased);
+    Planes p = { _mm256_unpacklo_epi8(zero, rgBiased), _mm256_unpackhi_epi8(zero, rgBiased), _mm256_unpacklo_epi8(zero, baBiased), ba };
+    return p;
+}
+
+// Back to bytes (the packs clamp to 0…255), alpha from the source, and the loads' order.
+INLINE AVX2 void store(uint8_t *d, __m256i r, __m256i g, __m256i b, __m256i ba) {
+    const __m256i interleave = _mm256_broadcastsi128_si256(_mm_setr_epi8(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15));
+    __m256i rgOut = _mm256_packus_epi16(r, g);
+    __m256i baOut = _mm256_blend_epi32(_mm256_packus_epi16(b, b), ba, 0xCC);
+    __m256i x0 = _mm256_unpacklo_epi32(rgOut, baOut), x1 = _mm256_unpackhi_epi32(rgOut, baOut);
+    __m256i u0 = _mm256_unpacklo_epi32(x0, x1), u1 = _mm256_unpackhi_epi32(x0, x1);
+    _mm256_storeu_si256((__m256i *)d, _mm256_shuffle_epi8(u0, interleave));
+    _mm256_storeu_si256((__m256i *)(d + 32), _mm256_shuffle_epi8(u1, interleave));
+}
+
+INLINE AVX2 void step(const uint8_t *s, uint8_t *d, const int16_t *maps, int32_t count) {
+    Planes p = load(s);
+    __m256i r = p.r, g = p.g, b = p.b;
     const int16_t *m = maps;
     for (int32_t j = 0; j < count; j++, m += 256) {
         __m256i r1 = output(r, g, b, m, 0), g1 = output(r, g, b, m, 1), b1 = output(r, g, b, m, 2);
@@ -52,13 +69,23 @@ INLINE AVX2 void step(const uint8_t *s, uint8_t *d, const int16_t *maps, int32_t
             r = _mm256_sra_epi16(r1, shift); g = _mm256_sra_epi16(g1, shift); b = _mm256_sra_epi16(b1, shift);
         }
     }
-    // Back to bytes (the packs clamp to 0…255), alpha from the source, and the loads' order.
-    __m256i rgOut = _mm256_packus_epi16(r, g);
-    __m256i baOut = _mm256_blend_epi32(_mm256_packus_epi16(b, b), ba, 0xCC);
-    __m256i x0 = _mm256_unpacklo_epi32(rgOut, baOut), x1 = _mm256_unpackhi_epi32(rgOut, baOut);
-    __m256i u0 = _mm256_unpacklo_epi32(x0, x1), u1 = _mm256_unpackhi_epi32(x0, x1);
-    _mm256_storeu_si256((__m256i *)d, _mm256_shuffle_epi8(u0, interleave));
-    _mm256_storeu_si256((__m256i *)(d + 32), _mm256_shuffle_epi8(u1, interleave));
+    store(d, r, g, b, p.ba);
+}
+
+// Two maps whose first can take one channel out of 0…255 (see the header): their composition
+// less the second map's column for that channel times what the clamp takes off it.
+INLINE AVX2 void pairStep(const uint8_t *s, uint8_t *d, const int16_t *m) {
+    Planes p = load(s);
+    const int16_t *k = m + 256;
+    __m256i y = _mm256_add_epi16(_mm256_mulhrs_epi16(p.r, W(m, 12)), _mm256_mulhrs_epi16(p.g, W(m, 13)));
+    y = _mm256_add_epi16(_mm256_add_epi16(y, _mm256_mulhrs_epi16(p.b, W(m, 14))), W(m, 15));
+    __m256i clamped = _mm256_min_epi16(_mm256_max_epi16(y, _mm256_setzero_si256()), W(k, 3));
+    __m256i taken = _mm256_sll_epi16(_mm256_sub_epi16(y, clamped), _mm_cvtsi32_si128(k[16 * 5]));
+    __m128i shift = _mm_cvtsi32_si128(k[16 * 4]);
+    __m256i r = _mm256_sub_epi16(output(p.r, p.g, p.b, m, 0), _mm256_mulhrs_epi16(taken, W(k, 0)));
+    __m256i g = _mm256_sub_epi16(output(p.r, p.g, p.b, m, 1), _mm256_mulhrs_epi16(taken, W(k, 1)));
+    __m256i b = _mm256_sub_epi16(output(p.r, p.g, p.b, m, 2), _mm256_mulhrs_epi16(taken, W(k, 2)));
+    store(d, _mm256_sra_epi16(r, shift), _mm256_sra_epi16(g, shift), _mm256_sra_epi16(b, shift), p.ba);
 }
 
 // Two maps (what the fusion makes most often) with the count a constant, so the loop over maps
@@ -80,7 +107,22 @@ intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, cons
     return count == 2 ? rowOfTwo(s, d, width, maps) : rowOfAny(s, d, width, maps, count);
 }
 
+static AVX2 intptr_t pairRow(const uint8_t *s, uint8_t *d, intptr_t width, const int16_t *m) {
+    intptr_t x = 0;
+    for (; x + 16 <= width; x += 16) pairStep(s + 4 * x, d + 4 * x, m);
+    return x;
+}
+
+intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, const int16_t *pair) {
+    return pairRow(s, d, width, pair);
+}
+
 #else
+intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, const int16_t *pair) {
+    (void)s; (void)d; (void)width; (void)pair;
+    return 0;
+}
+
 intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, const int16_t *maps, int32_t count) {
     (void)s; (void)d; (void)width; (void)maps; (void)count;
     return 0;

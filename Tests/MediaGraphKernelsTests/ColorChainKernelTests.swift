@@ -116,10 +116,10 @@ import Testing
     /// invert+sepia then contrast+saturation (the fusion's two maps for that chain): only the
     /// first map's red can leave 0…255 (on dark pixels). In fixed point 16 pixels whose red stays
     /// inside take the composition alone and any other step both maps with their clamp; the AVX2
-    /// float loop takes the composition everywhere, corrected by what the clamp takes off red.
+    /// loops take the composition everywhere, corrected by what the clamp takes off red.
     /// Rows of pixels that all stay inside (bright), that all leave (dark), and the seeded mix:
     /// every byte within the stated error of the definition either way, in every loop this CPU
-    /// has (the 16-bit one applies both maps everywhere).
+    /// has (the 16-bit one, like the float one, corrects the composition where red clamps).
     @Test(arguments: [PixelFormat.rgba, .bgra], ColorChainKernel.Loop.allCases)
     func twoMapsTakeTheirComposition(format: PixelFormat, loop: ColorChainKernel.Loop) throws {
         guard ColorChainKernel.availableLoops.contains(loop) else { return }
@@ -127,7 +127,7 @@ import Testing
                     try ColorTransform.contrast(0.8).then(try ColorTransform.saturation(0.8))]
         let kernel = ColorChainKernel(maps, loop: loop)
         #expect(kernel.loop == loop)
-        #expect(kernel.takesComposition == (loop != .fixedPoint16))
+        #expect(kernel.takesComposition)
         try Self.check(maps, format: format, seed: 7, loop: loop) { frame in
             for y in 0..<frame.height where y % 3 != 2 {
                 for x in 0..<4 * frame.width {

@@ -66,6 +66,15 @@ intptr_t mg_color_chain_row_vnni(const void *s, void *d, intptr_t width, const i
 intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, const int16_t *maps, int32_t count)
     __attribute__((swift_name("colorChainRowFixed16(_:_:width:maps:count:)")));
 
+/// Two colour-only maps in 16-bit fixed point (AVX2) whose first can take only its channel t out
+/// of 0…255, as M2∘M1(x) − L2[·][t]·(y − clamp y), y = M1(x)[t]: 32 vectors of 16 equal Int16.
+/// Vectors 0…11 the composition laid out as a first map of `mg_color_chain_row_fixed16`, 12…14
+/// y's coefficients and 15 its offset (first-map form), 16…18 the column L2[·][t], 19 the clamp
+/// (255 with y's fraction bits), 20 the composition's shift to bytes, 21 the shift of y − clamp y
+/// before it multiplies the column. Returns the pixels done (a multiple of 16).
+intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, const int16_t *pair)
+    __attribute__((swift_name("colorChainPairFixed16(_:_:width:pair:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.
