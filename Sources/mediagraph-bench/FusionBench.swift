@@ -2,13 +2,14 @@
 // making the frames (the same graph with no filter subtracted), fused (one pass) against one
 // invert, the same chain stage by stage ("fuse": false), and ffmpeg's negate,colorchannelmixer,eq
 // net of its own plain read of a raw file. Every case is a whole process under /usr/bin/time
-// (wall and user+sys CPU, 10 ms resolution): ours run 600 frames of testsrc (cheap to make, so
-// the net figures are not lost in reading), ffmpeg 60 frames of the raw file; best of five.
+// (wall and user+sys CPU, 10 ms resolution): ours run 3000 frames of testsrc (cheap to make, so
+// the net figures are not lost in reading; an invert's net is about 0.1 ms a frame, which 600
+// frames left within the resolution), ffmpeg 60 frames of the raw file; best of five.
 import Foundation
 
 enum FusionBench {
     static let area = BenchArea(name: "fusion", run: run)
-    static let width = 1920, height = 1080, frames = 60, ourFrames = 600
+    static let width = 1920, height = 1080, frames = 60, ourFrames = 3000
 
     static func run() {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("mg-fusion-bench-\(getpid())").path
