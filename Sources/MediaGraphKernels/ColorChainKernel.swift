@@ -165,18 +165,11 @@ public struct ColorChainKernel: Sendable {
         #if arch(x86_64)
         if let fixed = source.format == .bgra ? bgraFixed : rgbaFixed {
             let count = Int32(transforms.count)
-            _ = fixed.words.withUnsafeBufferPointer { words in
+            fixed.words.withUnsafeBufferPointer { words in
                 (fixed.shortcut ?? []).withUnsafeBufferPointer { shortcut in
-                    maps.withUnsafeBufferPointer { maps in
-                        RowBands.run(rows: source.height, threads: threads) { band in
-                            for y in band {
-                                let s = UnsafeRawPointer(source.data0 + y * source.stride0)
-                                let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                                let done = colorChainRowVNNI(s, d, width: width, words: words.baseAddress!, count: count,
-                                                             keepAlpha: keepsAlpha, shortcut: shortcut.isEmpty ? nil : shortcut.baseAddress)
-                                if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
-                            }
-                        }
+                    Self.eachRow(source, destination, threads: threads, maps: maps, keepsAlpha: keepsAlpha) { s, d in
+                        colorChainRowVNNI(s, d, width: width, words: words.baseAddress!, count: count,
+                                          keepAlpha: keepsAlpha, shortcut: shortcut.isEmpty ? nil : shortcut.baseAddress)
                     }
                 }
             }
@@ -184,19 +177,11 @@ public struct ColorChainKernel: Sendable {
         }
         if let fixed = source.format == .bgra ? bgraFixed16 : rgbaFixed16 {
             let count = Int32(transforms.count)
-            _ = fixed.words.withUnsafeBufferPointer { words in
+            fixed.words.withUnsafeBufferPointer { words in
                 (fixed.pair ?? []).withUnsafeBufferPointer { pair in
-                    maps.withUnsafeBufferPointer { maps in
-                        RowBands.run(rows: source.height, threads: threads) { band in
-                            for y in band {
-                                let s = UnsafeRawPointer(source.data0 + y * source.stride0)
-                                let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                                let done = pair.isEmpty
-                                    ? colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count)
-                                    : colorChainPairFixed16(s, d, width: width, pair: pair.baseAddress!)
-                                if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, true) }
-                            }
-                        }
+                    Self.eachRow(source, destination, threads: threads, maps: maps, keepsAlpha: true) { s, d in
+                        pair.isEmpty ? colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count)
+                            : colorChainPairFixed16(s, d, width: width, pair: pair.baseAddress!)
                     }
                 }
             }
@@ -206,19 +191,12 @@ public struct ColorChainKernel: Sendable {
             let flat = source.format == .bgra ? bgraFlat : rgbaFlat
             let shortcut = source.format == .bgra ? bgraShortcut : rgbaShortcut
             let count = Int32(transforms.count), readsAlpha = readsAlpha || !keepsAlpha, tested = shortcut?.tested ?? 0
-            _ = flat.withUnsafeBufferPointer { k in
+            flat.withUnsafeBufferPointer { k in
                 (shortcut?.coefficients ?? []).withUnsafeBufferPointer { composed in
-                    maps.withUnsafeBufferPointer { maps in
-                        RowBands.run(rows: source.height, threads: threads) { band in
-                            for y in band {
-                                let s = UnsafeRawPointer(source.data0 + y * source.stride0)
-                                let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
-                                let done = colorChainRowAVX2(s, d, width: width, coefficients: k.baseAddress!, count: count,
-                                                             keepAlpha: keepsAlpha, readAlpha: readsAlpha,
-                                                             shortcut: composed.isEmpty ? nil : composed.baseAddress, tested: tested)
-                                if done < width { Self.rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
-                            }
-                        }
+                    Self.eachRow(source, destination, threads: threads, maps: maps, keepsAlpha: keepsAlpha) { s, d in
+                        colorChainRowAVX2(s, d, width: width, coefficients: k.baseAddress!, count: count,
+                                          keepAlpha: keepsAlpha, readAlpha: readsAlpha,
+                                          shortcut: composed.isEmpty ? nil : composed.baseAddress, tested: tested)
                     }
                 }
             }
@@ -247,6 +225,23 @@ public struct ColorChainKernel: Sendable {
                             x += n
                         }
                     }
+                }
+            }
+        }
+    }
+
+    /// Every row of the frame in bands: `row` does what its vector loop can of the row and says
+    /// how many pixels that was; the portable tail does the rest.
+    static func eachRow(_ source: FramePlanes, _ destination: FramePlanes, threads: Int, maps: [ColorMatrixKernel.Matrix],
+                        keepsAlpha: Bool, _ row: (UnsafeRawPointer, UnsafeMutableRawPointer) -> Int) {
+        let width = source.width
+        maps.withUnsafeBufferPointer { maps in
+            _ = RowBands.run(rows: source.height, threads: threads) { band in
+                for y in band {
+                    let s = UnsafeRawPointer(source.data0 + y * source.stride0)
+                    let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
+                    let done = row(s, d)
+                    if done < width { rowTail(s + 4 * done, d + 4 * done, width - done, maps, keepsAlpha) }
                 }
             }
         }
