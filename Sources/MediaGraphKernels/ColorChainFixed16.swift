@@ -34,10 +34,8 @@ struct ColorChainFixed16 {
         var words: [Int16] = []
         var errors: [Double] = []
         for (j, t) in transforms.enumerated() {
-            let rows = t.effectiveRows, offset = t.effectiveOffset
-            guard (0..<3).allSatisfy({ rows[order[$0]][3] == 0 }) else { return nil }
-            let m = (0..<3).map { c in (0..<3).map { rows[order[c]][order[$0]] } }
-            let o = (0..<3).map { offset[order[$0]] * 255 }
+            guard (0..<3).allSatisfy({ t.effectiveRows[order[$0]][3] == 0 }) else { return nil }
+            let (m, o) = Self.colour(t, order: order)
             guard let map = Self.map(m, o, first: j == 0, last: j == transforms.count - 1) else { return nil }
             words += map.words
             errors.append(map.error)
@@ -68,25 +66,19 @@ struct ColorChainFixed16 {
     /// (it moves what the clamp takes off by at most as much), the correction's rounding and its
     /// column's quantization times the largest correction.
     static func pair(_ transforms: [ColorTransform], order: [Int]) -> (words: [Int16], error: Double)? {
-        func colour(_ t: ColorTransform) -> (m: [[Double]], o: [Double]) {
-            let rows = t.effectiveRows, offset = t.effectiveOffset
-            return ((0..<3).map { c in (0..<3).map { rows[order[c]][order[$0]] } }, (0..<3).map { offset[order[$0]] * 255 })
-        }
-        let first = colour(transforms[0]), second = colour(transforms[1])
+        let first = colour(transforms[0], order: order), second = colour(transforms[1], order: order)
         let leaving = (0..<3).filter { c in
-            let least = first.o[c] + first.m[c].map { 255 * min(0, $0) }.reduce(0, +)
-            let most = first.o[c] + first.m[c].map { 255 * max(0, $0) }.reduce(0, +)
+            let (least, most) = reach(first.m[c], first.o[c])
             return least < -1e-9 || most > 255 + 1e-9
         }
         guard leaving.count == 1, let t = leaving.first else { return nil }
-        let composed = colour(transforms[0].then(transforms[1]))
+        let composed = colour(transforms[0].then(transforms[1]), order: order)
         guard let whole = map(composed.m, composed.o, first: true, last: true),
               let y = map([first.m[t], first.m[t], first.m[t]], [first.o[t], first.o[t], first.o[t]], first: true, last: false)
         else { return nil }
         let bitsY = Int(y.words[16 * 13]), bits = Int(whole.words[16 * 13])
         // what the clamp can take off y, in y's units, and the shift that keeps it within an Int16
-        let least = first.o[t] + first.m[t].map { 255 * min(0, $0) }.reduce(0, +)
-        let most = first.o[t] + first.m[t].map { 255 * max(0, $0) }.reduce(0, +)
+        let (least, most) = reach(first.m[t], first.o[t])
         let largestTaken = max(-least, most - 255, 0) + 1
         var shift = 0
         while shift < 8 && largestTaken * Double(1 << (bitsY + shift + 1)) <= 32_767 { shift += 1 }
@@ -105,6 +97,17 @@ struct ColorChainFixed16 {
         values[5] = shift
         let block = Array(whole.words[0..<(16 * 12)]) + Array(y.words[0..<(16 * 3)]) + Array(y.words[(16 * 9)..<(16 * 10)])
         return (block + values.flatMap { [Int16](repeating: Int16($0), count: 16) }, error)
+    }
+
+    /// A map's colour rows and offsets (0…255 units) in memory channel order.
+    static func colour(_ t: ColorTransform, order: [Int]) -> (m: [[Double]], o: [Double]) {
+        let rows = t.effectiveRows, offset = t.effectiveOffset
+        return ((0..<3).map { c in (0..<3).map { rows[order[c]][order[$0]] } }, (0..<3).map { offset[order[$0]] * 255 })
+    }
+
+    /// The least and most a row gives over inputs in 0…255.
+    static func reach(_ row: [Double], _ offset: Double) -> (least: Double, most: Double) {
+        (offset + row.map { 255 * min(0, $0) }.reduce(0, +), offset + row.map { 255 * max(0, $0) }.reduce(0, +))
     }
 
     /// One map's 256 words and error, with the largest fraction bits that fit (nil if none do).
