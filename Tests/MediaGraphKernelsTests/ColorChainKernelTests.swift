@@ -44,11 +44,8 @@ import Testing
     /// loop this CPU has (a chain a fixed-point loop does not fit runs in the float one).
     @Test(arguments: [PixelFormat.rgba, .bgra])
     func randomChainsMatchTheDefinition(format: PixelFormat) throws {
-        var seed: UInt64 = format == .rgba ? 0x9E37_79B9 : 0x7F4A_7C15
-        func unit() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var units = SeededUnits(format == .rgba ? 0x9E37_79B9 : 0x7F4A_7C15)
+        func unit() -> Double { units.next() }
         var fixedPoint: [ColorChainKernel.Loop: Int] = [:]
         for k in 0..<24 {
             let drawn = (0..<(2 + k % 4)).map { _ -> (entries: [Double], offset: [Double], readsAlpha: Bool, writesAlpha: Bool) in
@@ -85,11 +82,8 @@ import Testing
     /// would grow past 0.25 LSB).
     @Test(arguments: [PixelFormat.rgba, .bgra])
     func filterChainsMatchTheDefinition(format: PixelFormat) throws {
-        var seed: UInt64 = format == .rgba ? 0x51ED_2701 : 0x2545_F491
-        func unit() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var units = SeededUnits(format == .rgba ? 0x51ED_2701 : 0x2545_F491)
+        func unit() -> Double { units.next() }
         func filter() throws -> ColorTransform {
             switch Int(unit() * 8) {
             case 0: return .invert
@@ -172,5 +166,15 @@ import Testing
             for x in 4 * 67..<4 * 67 + 13 { #expect(dst[plane: 0, x: x, y: y] == TestFrame.sentinel) }
         }
         #expect(wrong == 0, "\(wrong) values further than \(tolerance) from the definition (\(maps.count) maps, \(String(describing: kernel.loop)))")
+    }
+}
+
+/// Repeatable numbers in 0..<1 for the random chains (a 64-bit linear congruential generator).
+struct SeededUnits {
+    var state: UInt64
+    init(_ seed: UInt64) { state = seed }
+    mutating func next() -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double(state >> 11) / Double(1 << 53)
     }
 }
