@@ -33,19 +33,27 @@ public struct PlaneCurves: Equatable, Sendable {
             self = .identity
             return
         }
-        guard let scales = Self.diagonal(map, luma: matrix.lumaWeights) else { return nil }
-        // Byte ↔ normalised value per plane: Y' in 0…1, Cb and Cr in −0.5…0.5.
-        let (black, lumaSpan, chromaSpan) = fullRange ? (0.0, 255.0, 255.0) : (16.0, 219.0, 224.0)
-        let lumaTop = fullRange ? 255.0 : 235, chromaLow = fullRange ? 0.0 : 16, chromaTop = fullRange ? 255.0 : 240
-        func table(_ scale: Double, _ offset: Double, zero: Double, span: Double, low: Double, top: Double) -> [UInt8] {
+        guard let forms = Self.planeForms(map, matrix: matrix, fullRange: fullRange) else { return nil }
+        let tables = forms.map { f in
             (0..<256).map { v in
-                let out = zero + span * (scale * (Double(v) - zero) / span + offset)
-                return UInt8(min(max(out.rounded(.toNearestOrEven), low), top))
+                let out = f.zero + f.span * (f.gain * (Double(v) - f.zero) / f.span + f.offset)
+                return UInt8(min(max(out.rounded(.toNearestOrEven), f.low), f.top))
             }
         }
-        y = table(scales.gain[0], scales.offset[0], zero: black, span: lumaSpan, low: black, top: lumaTop)
-        cb = table(scales.gain[1], scales.offset[1], zero: 128, span: chromaSpan, low: chromaLow, top: chromaTop)
-        cr = table(scales.gain[2], scales.offset[2], zero: 128, span: chromaSpan, low: chromaLow, top: chromaTop)
+        self.init(y: tables[0], cb: tables[1], cr: tables[2])!
+    }
+
+    /// Per plane (Y', Cb, Cr) what `map` does there: its gain and offset on the normalised value
+    /// (Y' in 0…1, Cb and Cr in −0.5…0.5), the byte of value 0 and the bytes per unit, and the
+    /// nominal range results are clamped to; nil when the map mixes planes.
+    static func planeForms(_ map: ColorTransform, matrix: YCbCrMatrix, fullRange: Bool)
+        -> [(gain: Double, offset: Double, zero: Double, span: Double, low: Double, top: Double)]? {
+        guard let scales = Self.diagonal(map, luma: matrix.lumaWeights) else { return nil }
+        let (black, lumaSpan, chromaSpan) = fullRange ? (0.0, 255.0, 255.0) : (16.0, 219.0, 224.0)
+        let lumaTop = fullRange ? 255.0 : 235, chromaLow = fullRange ? 0.0 : 16, chromaTop = fullRange ? 255.0 : 240
+        return [(scales.gain[0], scales.offset[0], black, lumaSpan, black, lumaTop),
+                (scales.gain[1], scales.offset[1], 128, chromaSpan, chromaLow, chromaTop),
+                (scales.gain[2], scales.offset[2], 128, chromaSpan, chromaLow, chromaTop)]
     }
 
     /// A's form on (Y', Pb, Pr) as per-plane gain and offset, when C·A·C⁻¹ is diagonal (off
@@ -71,6 +79,15 @@ public struct PlaneCurves: Equatable, Sendable {
     public func then(_ next: PlaneCurves) -> PlaneCurves {
         func compose(_ a: [UInt8], _ b: [UInt8]) -> [UInt8] { a.map { b[Int($0)] } }
         return PlaneCurves(y: compose(y, next.y), cb: compose(cb, next.cb), cr: compose(cr, next.cr))!
+    }
+
+    /// The largest difference between the bytes these tables and `other` give for one input.
+    public func largestDifference(from other: PlaneCurves) -> Int {
+        var worst = 0
+        for (a, b) in [(y, other.y), (cb, other.cb), (cr, other.cr)] {
+            for v in 0..<256 { worst = max(worst, abs(Int(a[v]) - Int(b[v]))) }
+        }
+        return worst
     }
 
     /// Whether every table maps each value to itself.

@@ -6,7 +6,8 @@ import Testing
 
 /// Colour filters on YUV frames without a conversion to RGB and back (Docs/filters.md, "On YUV
 /// frames"): each plane is one table, the result is what converting to R'G'B', applying the
-/// filter's formula and converting back gives, and a run of them is one exact table pass.
+/// filter's formula and converting back gives, and a run of them is one pass within its stated
+/// bound of stage by stage.
 @Suite struct YUVColorMapTests {
     /// The filters that run on YUV planes, with random params from their ranges.
     static func randomFilter(_ rng: inout SplitMix) -> (type: String, params: String) {
@@ -34,22 +35,56 @@ import Testing
         """
     }
 
+    /// Random chains are one pass with no converter, within the bound `validate` states of stage
+    /// by stage (the stage-by-stage run has no converter either); the bound is what composing the
+    /// stages' lines and rounding once can differ by, at most ⌊e⌋ + 1 with e half an LSB per
+    /// skipped rounding grown by the gains after it (`FusionTests.statedBound`).
     @Test(arguments: [("yuv420p", "bt709"), ("yuv444p", "bt601"), ("yuv422p", "bt2020nc")])
-    func randomChainsAreOneExactTablePassWithNoConversion(_ pixfmt: String, _ matrix: String) throws {
+    func randomChainsAreOnePassWithinTheStatedBoundWithNoConversion(_ pixfmt: String, _ matrix: String) throws {
         let dir = CLI.tempDir()
         let input = try FusionTests.input(pixfmt, in: dir)
         var rng = SplitMix(seed: UInt64(pixfmt.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xFFFF))
+        var differing = 0
         for k in 0..<8 {
-            let filters = (0..<(2 + Int(rng.next() % 6))).map { _ in FusionTests.node(Self.randomFilter(&rng)) }
+            let chosen = (0..<(2 + Int(rng.next() % 6))).map { _ in Self.randomFilter(&rng) }
+            let filters = chosen.map { FusionTests.node($0) }
             let fused = dir + "/fused-\(k).raw", staged = dir + "/staged-\(k).raw"
             let g = try FusionTests.run(Self.graph(filters, input: input, output: fused, pixfmt: pixfmt, matrix: matrix))
             let s = try FusionTests.run(Self.graph(filters, input: input, output: staged, pixfmt: pixfmt, matrix: matrix, top: "\"fuse\": false,"))
             // src, tag, one fused pass, out; and stage by stage no converter either
             #expect(g.nodes.count == 4, "chain \(k) \(filters) was not one pass: \(g.nodes.map(\.id))")
             #expect(!s.nodes.contains { $0.inserted }, "a converter was inserted: \(s.nodes.map(\.id))")
+            let bound = try #require(FusionTests.statedBound(g.notes), "\(g.notes)")
+            #expect(bound <= Self.priorBound(chosen), "chain \(k) \(filters): stated bound \(bound)")
             let a = FusionTests.bytes(fused), b = FusionTests.bytes(staged)
-            #expect(!a.isEmpty && a == b, "chain \(k) \(filters) differs from stage by stage")
+            try #require(!a.isEmpty && a.count == b.count)
+            let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            #expect(worst <= bound, "chain \(k) \(filters) differs from stage by stage by \(worst), stated \(bound)")
+            if a != b { differing += 1 }
         }
+        // the bound is not vacuous: some chains skip roundings that mattered
+        #expect(differing > 0)
+    }
+
+    /// ⌊e + a⌋ + 1: e = ½ · Σⱼ Πᵢ₌ⱼ₊₁…ₖ gᵢ for the skipped roundings, gᵢ the largest gain of
+    /// filter i on any plane (contrast c, exposure 2^ev, saturation max(1, s), the others 1), and
+    /// a = 0.05 for the 16-bit arithmetic (1.5·2^−5 at the least precise shift these gains need).
+    static func priorBound(_ filters: [(type: String, params: String)]) -> Int {
+        let gains = filters.map { f -> Double in
+            let value = Double(f.params.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+            switch f.type {
+            case "contrast": return value
+            case "exposure": return pow(2, value)
+            case "saturation": return max(1, value)
+            default: return 1
+            }
+        }
+        var e = 0.0, product = 1.0
+        for g in gains.dropFirst().reversed() {
+            product *= g
+            e += 0.5 * product
+        }
+        return Int(floor(e + 0.05)) + 1
     }
 
     /// Each filter alone on yuv444p against the R'G'B' route in Double: Y'CbCr → R'G'B' with the

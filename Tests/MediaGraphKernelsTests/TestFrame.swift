@@ -143,6 +143,19 @@ func rgbReference(_ f: @escaping (SIMD4<Double>) -> SIMD4<Double>) -> (TestFrame
     }
 }
 
+/// A reference frame for planar formats from a function of each byte and its plane.
+func planeReference(_ f: @escaping (_ plane: Int, _ byte: UInt8) -> UInt8) -> (TestFrame) -> TestFrame {
+    { source in
+        let out = source.copy()
+        for p in 0..<source.format.planeCount {
+            for y in 0..<source.planeSize(p).height {
+                for x in 0..<source.rowBytes(p) { out[plane: p, x: x, y: y] = f(p, source[plane: p, x: x, y: y]) }
+            }
+        }
+        return out
+    }
+}
+
 /// Round to nearest (halves up) and clamp, for a value in 0…1 units.
 func toByte(_ v: Double) -> Int { Int((min(max(v, 0), 1) * 255 + 0.5).rounded(.down)) }
 

@@ -75,6 +75,14 @@ intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, cons
 intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, const int16_t *pair)
     __attribute__((swift_name("colorChainPairFixed16(_:_:width:pair:)")));
 
+/// One plane row through a clamped line in 16-bit fixed point (PlaneLineFixed16): per sample
+/// clamp(clamp((round(v·128·multiplier / 2^15) + addend, saturated) >> shift, 0, 255), low, high).
+/// Returns the samples done (a multiple of 32); the caller does the rest. `s` and `d` may be the
+/// same row.
+intptr_t mg_plane_line_row_avx2(const uint8_t *s, uint8_t *d, intptr_t n, int16_t multiplier, int16_t addend,
+                                int32_t shift, uint8_t low, uint8_t high)
+    __attribute__((swift_name("planeLineRowAVX2(_:_:_:multiplier:addend:shift:low:high:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.

@@ -69,14 +69,26 @@ enum ColorCurvesFusion {
         return FusionPiece(members: range, node: node, info: info, note: note)
     }
 
-    /// A run on YUV frames (every stage tables per plane, `KernelFilter.planeCurves`) as one node.
-    static func planePiece(_ run: [FusionMember], _ tables: [PlaneCurves]) -> FusionPiece {
+    /// A run on YUV frames (every stage tables per plane, `KernelFilter.planeCurves`) as one node:
+    /// the stages' lines composed and rounded once (`PlaneLinesKernel`) when every stage has them,
+    /// with the bound measured over all 256 values of each plane; else their tables composed.
+    static func planePiece(_ run: [FusionMember], _ tables: [PlaneCurves], lines: [PlaneLines]?) -> FusionPiece {
         let ids = run.map(\.id), types = run.map(\.info.name).joined(separator: "+")
-        let composed = tables.dropFirst().reduce(tables[0]) { $0.then($1) }
+        let staged = tables.dropFirst().reduce(tables[0]) { $0.then($1) }
+        let kernel: FrameKernel, form: String
+        if let lines, let first = lines.first, let line = PlaneLinesKernel(lines.dropFirst().reduce(first) { $0.then($1) }) {
+            let bound = line.curves.largestDifference(from: staged)
+            kernel = line
+            form = "one line per plane (Y', Cb, Cr), rounded once, "
+                + (bound == 0 ? "the same bytes as stage by stage" : "within \(bound) LSB of stage-by-stage output (8-bit roundings skipped)")
+        } else {
+            kernel = PlaneCurvesKernel(staged)
+            form = "one table per plane (Y', Cb, Cr), the same bytes as stage by stage"
+        }
         let note = "fused " + ids.map { "'\($0)'" }.joined(separator: ", ") + " (\(types)) into one pass '\(ids.joined(separator: "+"))': "
-            + "one table per plane (Y', Cb, Cr), the same bytes as stage by stage, no conversion to RGB"
-        let node = FusedColorFilter(memberIds: ids, kernel: PlaneCurvesKernel(composed), threads: run[0].params[KernelFilter.threadsParam])
-        let info = KernelFilter.filterInfo("fused: \(types)", "Colour filters \(ids.joined(separator: ", ")) run as one table pass on Y'CbCr planes.",
+            + form + ", no conversion to RGB"
+        let node = FusedColorFilter(memberIds: ids, kernel: kernel, threads: run[0].params[KernelFilter.threadsParam])
+        let info = KernelFilter.filterInfo("fused: \(types)", "Colour filters \(ids.joined(separator: ", ")) run as one pass on Y'CbCr planes.",
                                            formats: PlaneCurvesKernel.formats)
         return FusionPiece(members: 0..<run.count, node: node, info: info, note: note)
     }

@@ -109,7 +109,10 @@ public enum ColorMapFusion {
         let filters = run.compactMap { $0.instance as? KernelFilter }
         guard filters.count == run.count, !run.isEmpty else { return nil }
         let tables = filters.compactMap(\.planeCurves)
-        if tables.count == run.count { return ColorCurvesFusion.planePiece(run, tables) }
+        if tables.count == run.count {
+            let lines = filters.compactMap(\.planeLines)
+            return ColorCurvesFusion.planePiece(run, tables, lines: lines.count == run.count ? lines : nil)
+        }
         let pieces = rgbaPieces(run, filters)
         return pieces.count > 1 ? StripChainFusion.piece(run, filters, pieces) : pieces.first
     }

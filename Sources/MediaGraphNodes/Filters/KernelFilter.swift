@@ -24,6 +24,9 @@ extension LUT3DKernel: FrameKernel {}
 extension PlaneCurvesKernel: FrameKernel {
     public var isIdentity: Bool { curves.isIdentity }
 }
+extension PlaneLinesKernel: FrameKernel {
+    public var isIdentity: Bool { curves.isIdentity }
+}
 
 /// The shared base of the built-in pixel filters: the subclass declares its params once and picks
 /// a kernel from their values (`makeKernel`); every frame then runs through it in place when the
@@ -159,6 +162,15 @@ extension KernelFilter: PointwiseStage {
             return PlaneCurves(y: down, cb: down, cr: down)
         }
         return nil
+    }
+
+    /// The filter as clamped lines on Y'CbCr planes, unrounded, when it runs on YUV frames as
+    /// tables (`planeCurves` rounds these lines).
+    public var planeLines: PlaneLines? {
+        guard let planes, planeCurves != nil else { return nil }
+        if kernel is InvertKernel { return .invert }
+        guard let map = try? type(of: self).colorTransform(params, luma: planes.matrix.lumaWeights) else { return nil }
+        return PlaneLines(map, matrix: planes.matrix, fullRange: planes.range == .full)
     }
 
     /// The kernel as an affine colour map on rgba/bgra, when it is one.
