@@ -7,7 +7,10 @@ import MediaGraphKernelsAVX2
 /// `ChannelCurvesKernel` does for pixels), half the look-ups of one byte at a time; neighbouring
 /// samples are close, so the look-ups touch few of the table's cache lines. On CPUs with AVX-512
 /// VBMI a row goes 64 samples at a time through the plane's table held in registers
-/// (`byteTablesRowAVX512`); the pairs do the rest of the row.
+/// (`byteTablesRowAVX512`); the pairs do the rest of the row. A plane whose table a clamped line
+/// in 16-bit fixed point gives exactly (the kernel is told the stage's lines and
+/// `PlaneLineFixed16.matching` finds one) runs through that line on AVX2 CPUs instead, 32 samples
+/// a step in registers (`planeLineRowAVX2`): the same bytes at about half an instruction a sample.
 public struct PlaneCurvesKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.yuv420p, .yuv422p, .yuv444p]
@@ -18,9 +21,19 @@ public struct PlaneCurvesKernel: Sendable {
     /// The tables of Y', Cb and Cr, 256 bytes each.
     private let byteTables: [UInt8]
     private let avx512 = CPUFeatures.hasAVX512VBMI
+    /// Per plane (Y', Cb, Cr), the line that gives its table exactly and runs in its place;
+    /// nil for a plane that is looked up (always, off the AVX2 path).
+    public let exactLines: [PlaneLineFixed16?]
 
-    public init(_ curves: PlaneCurves) {
+    /// `lines`: what the tables round, when they come from lines (`PlaneLines`).
+    public init(_ curves: PlaneCurves, lines: PlaneLines? = nil, vectorPath: VectorPath = .detected) {
         self.curves = curves
+        let avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
+        let tables = [curves.y, curves.cb, curves.cr]
+        exactLines = (0..<3).map { p in
+            guard avx2, let line = lines?.planes[p] else { return nil }
+            return PlaneLineFixed16.matching(line, table: tables[p])
+        }
         var pairs = [UInt16](repeating: 0, count: 3 * 65536)
         for (k, table) in [curves.y, curves.cb, curves.cr].enumerated() {
             for v in 0..<65536 { pairs[k * 65536 + v] = UInt16(table[v & 0xFF]) | UInt16(table[v >> 8]) << 8 }
@@ -33,7 +46,7 @@ public struct PlaneCurvesKernel: Sendable {
     /// same memory) on `threads` threads (0 = all cores).
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         try FrameCheck.validate(kernel: "planecurves", source: source, destination: destination, accepted: Self.formats)
-        let avx512 = self.avx512
+        let avx512 = self.avx512, exactLines = self.exactLines
         _ = byteTables.withUnsafeBufferPointer { tables in
         pairs.withUnsafeBufferPointer { all in
             RowBands.run(rows: source.height, threads: threads) { band in
@@ -43,10 +56,14 @@ public struct PlaneCurvesKernel: Sendable {
                     let s = source.data(p), d = destination.data(p)
                     let ss = source.stride(p), ds = destination.stride(p)
                     for y in RowBands.planeRows(band, plane: p, of: source) {
-                        let from = UnsafeRawPointer(s + y * ss), to = UnsafeMutableRawPointer(d + y * ds)
+                        let rowIn = s + y * ss, rowOut = d + y * ds
+                        let from = UnsafeRawPointer(rowIn), to = UnsafeMutableRawPointer(rowOut)
                         var done = 0
                         #if arch(x86_64)
-                        if avx512 { done = byteTablesRowAVX512(from, to, bytes: bytes, tables: tables.baseAddress! + 256 * p, oneTable: true, keepFourth: false) }
+                        if let line = exactLines[p] {
+                            done = planeLineRowAVX2(rowIn, rowOut, bytes, multiplier: line.multiplier, addend: line.addend,
+                                                    shift: line.shift, low: line.low, high: line.high)
+                        } else if avx512 { done = byteTablesRowAVX512(from, to, bytes: bytes, tables: tables.baseAddress! + 256 * p, oneTable: true, keepFourth: false) }
                         #endif
                         Self.row(from + done, to + done, bytes - done, table)
                     }

@@ -1,6 +1,7 @@
 /// A `PlaneLine` in the 16-bit arithmetic of the AVX2 row loop (`planeLineRowAVX2`), and the
-/// bytes that arithmetic gives (`output`, `table`), which are what `PlaneLinesKernel` writes
-/// on every CPU.
+/// bytes that arithmetic gives (`output`, `table`): what a fused run of YUV colour filters writes
+/// on every CPU (`PlaneLines.fixedPointCurves`), and what `PlaneCurvesKernel` runs in place of a
+/// stage's own table when it gives exactly that table (`matching`).
 ///
 /// Per sample v: p = round(v·128·multiplier / 2^15) (vpmulhrsw), s = p + addend saturated to an
 /// Int16 (vpaddsw), q = s >> shift (vpsraw), then clamped to 0…255 (vpackuswb) and to low…high
@@ -28,6 +29,31 @@ public struct PlaneLineFixed16: Equatable, Sendable {
             return
         }
         return nil
+    }
+
+    /// The form of `line` that gives exactly `table` (a stage's own table, rounded to nearest
+    /// even), if one does: values near a half decide it, so the multipliers and addends next to
+    /// the nearest are tried too.
+    public static func matching(_ line: PlaneLine, table: [UInt8]) -> PlaneLineFixed16? {
+        guard let fixed = PlaneLineFixed16(line) else { return nil }
+        for m in [0, -1, 1] {
+            for a in [0, -1, 1, -2, 2, -3, 3] {
+                let multiplier = Int(fixed.multiplier) + m, addend = Int(fixed.addend) + a
+                guard abs(multiplier) <= 32767, abs(addend) <= 32767 else { continue }
+                let candidate = PlaneLineFixed16(multiplier: Int16(multiplier), addend: Int16(addend), shift: fixed.shift,
+                                                 low: fixed.low, high: fixed.high)
+                if candidate.table == table { return candidate }
+            }
+        }
+        return nil
+    }
+
+    private init(multiplier: Int16, addend: Int16, shift: Int32, low: UInt8, high: UInt8) {
+        self.multiplier = multiplier
+        self.addend = addend
+        self.shift = shift
+        self.low = low
+        self.high = high
     }
 
     /// The byte for input `v`, as the vector loop computes it.

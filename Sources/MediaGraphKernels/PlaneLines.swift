@@ -64,6 +64,15 @@ public struct PlaneLines: Equatable, Sendable {
 
     public var planes: [PlaneLine] { [y, cb, cr] }
 
+    /// The bytes of the lines in 16-bit fixed point (`PlaneLineFixed16`), rounded once, as tables
+    /// (`PlaneCurvesKernel` given these lines runs them as the lines); nil when a gain is too
+    /// large for 16 bits (|gain| ≥ 128).
+    public var fixedPointCurves: PlaneCurves? {
+        let fixed = planes.compactMap(PlaneLineFixed16.init)
+        guard fixed.count == 3 else { return nil }
+        return PlaneCurves(y: fixed[0].table, cb: fixed[1].table, cr: fixed[2].table)
+    }
+
     /// These lines, then `next`'s.
     public func then(_ next: PlaneLines) -> PlaneLines {
         PlaneLines(y: y.then(next.y), cb: cb.then(next.cb), cr: cr.then(next.cr))

@@ -70,15 +70,17 @@ enum ColorCurvesFusion {
     }
 
     /// A run on YUV frames (every stage tables per plane, `KernelFilter.planeCurves`) as one node:
-    /// the stages' lines composed and rounded once (`PlaneLinesKernel`) when every stage has them,
+    /// the stages' lines composed and rounded once (`PlaneLines.fixedPointCurves`, run as lines)
+    /// when every stage has them,
     /// with the bound measured over all 256 values of each plane; else their tables composed.
     static func planePiece(_ run: [FusionMember], _ tables: [PlaneCurves], lines: [PlaneLines]?) -> FusionPiece {
         let ids = run.map(\.id), types = run.map(\.info.name).joined(separator: "+")
         let staged = tables.dropFirst().reduce(tables[0]) { $0.then($1) }
         let kernel: FrameKernel, form: String
-        if let lines, let first = lines.first, let line = PlaneLinesKernel(lines.dropFirst().reduce(first) { $0.then($1) }) {
-            let bound = line.curves.largestDifference(from: staged)
-            kernel = line
+        if let lines, let first = lines.first, case let composed = lines.dropFirst().reduce(first, { $0.then($1) }),
+           let curves = composed.fixedPointCurves {
+            let bound = curves.largestDifference(from: staged)
+            kernel = PlaneCurvesKernel(curves, lines: composed)
             form = "one line per plane (Y', Cb, Cr), rounded once, "
                 + (bound == 0 ? "the same bytes as stage by stage" : "within \(bound) LSB of stage-by-stage output (8-bit roundings skipped)")
         } else {

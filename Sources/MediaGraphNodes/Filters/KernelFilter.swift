@@ -24,9 +24,6 @@ extension LUT3DKernel: FrameKernel {}
 extension PlaneCurvesKernel: FrameKernel {
     public var isIdentity: Bool { curves.isIdentity }
 }
-extension PlaneLinesKernel: FrameKernel {
-    public var isIdentity: Bool { curves.isIdentity }
-}
 
 /// The shared base of the built-in pixel filters: the subclass declares its params once and picks
 /// a kernel from their values (`makeKernel`); every frame then runs through it in place when the
@@ -92,7 +89,7 @@ open class KernelFilter: VideoNode, LiveParamsNode {
                 guard let curves = PlaneCurves(map, matrix: planes.matrix, fullRange: planes.range == .full) else {
                     throw NodeFailure("its colour map mixes Y', Cb and Cr on \(planes.matrix.rawValue) frames; convert to rgba before it")
                 }
-                return PlaneCurvesKernel(curves)
+                return PlaneCurvesKernel(curves, lines: PlaneLines(map, matrix: planes.matrix, fullRange: planes.range == .full))
             }
             return try makeKernel(params)
         } catch let e as KernelError { throw NodeFailure(KernelParamName.message(for: e)) }

@@ -3,11 +3,12 @@ import MediaGraphCore
 import MediaGraphKernels
 import Testing
 
-/// Clamped lines on Y'CbCr planes (`PlaneLine`, `PlaneLineFixed16`, `PlaneLinesKernel`): lines
-/// compose to the value of one after the other; the 16-bit form is the line rounded once, off
-/// only where the line lies within its stated error of a half; the kernel writes exactly the
-/// 16-bit form's bytes on every path, in place or not, at every width around its 32-sample steps.
-@Suite struct PlaneLinesKernelTests {
+/// Clamped lines on Y'CbCr planes (`PlaneLine`, `PlaneLineFixed16`, `PlaneCurvesKernel` given
+/// lines): lines compose to the value of one after the other; the 16-bit form is the line rounded
+/// once, off only where the line lies within its stated error of a half; the kernel writes exactly
+/// its tables' bytes whether a plane runs as a line or is looked up, in place or not, at every
+/// width around the 32-sample steps; a single filter's own tables mostly run as lines.
+@Suite struct PlaneLinesTests {
     struct Random {
         var state: UInt64
         mutating func unit() -> Double {
@@ -63,11 +64,48 @@ import Testing
         for path in Self.paths {
             for w in [1, 2, 31, 32, 33, 63, 64, 65, 97, 130, 385] {
                 let lines = PlaneLines(y: rng.line(), cb: rng.line(), cr: rng.line())
-                let kernel = try #require(PlaneLinesKernel(lines, vectorPath: path))
+                let curves = try #require(lines.fixedPointCurves)
+                let kernel = PlaneCurvesKernel(curves, lines: lines, vectorPath: path)
+                #expect(kernel.exactLines.allSatisfy { ($0 != nil) == (path == .avx2) })
+                let tables = [curves.y, curves.cb, curves.cr]
                 let worst = try checkKernel(format, w, 5, seed: UInt64(w), threads: 2, run: { try kernel.run(source: $0, destination: $1, threads: $2) },
-                                            reference: planeReference { kernel.fixed[$0].output($1) })
+                                            reference: planeReference { tables[$0][Int($1)] })
                 #expect(worst == 0, "\(path) \(format) width \(w): \(worst.map(String.init) ?? "source or padding written")")
             }
+        }
+    }
+
+    /// A filter alone keeps its own tables (rounded to nearest even from Double); wherever a
+    /// 16-bit line gives a plane's table exactly that plane runs as the line — the same bytes.
+    @Test(arguments: [YCbCrMatrix.bt601, .bt709])
+    func aFiltersOwnTablesRunAsLinesWhereTheyAreExact(_ matrix: YCbCrMatrix) throws {
+        var rng = Random(state: 5)
+        var planes = 0, asLines = 0
+        for k in 0..<60 {
+            let map: ColorTransform
+            switch k % 4 {
+            case 0: map = try .brightness(-0.5 + rng.unit())
+            case 1: map = try .contrast(0.2 + 2.3 * rng.unit())
+            case 2: map = try .exposure(ev: -1.5 + 3 * rng.unit())
+            default: map = try .saturation(2 * rng.unit(), luma: matrix.lumaWeights)
+            }
+            let full = k % 3 == 0
+            let curves = try #require(PlaneCurves(map, matrix: matrix, fullRange: full))
+            let lines = try #require(PlaneLines(map, matrix: matrix, fullRange: full))
+            let kernel = PlaneCurvesKernel(curves, lines: lines)
+            let tables = [curves.y, curves.cb, curves.cr]
+            for p in 0..<3 {
+                planes += 1
+                guard let line = kernel.exactLines[p] else { continue }
+                asLines += 1
+                #expect(line.table == tables[p], "\(map) plane \(p)")
+            }
+            let worst = try checkKernel(.yuv420p, 97, 6, seed: UInt64(k), threads: 1, run: { try kernel.run(source: $0, destination: $1, threads: $2) },
+                                        reference: planeReference { tables[$0][Int($1)] })
+            #expect(worst == 0, "\(map)")
+        }
+        if VectorPath.detected == .avx2 {
+            #expect(asLines * 10 >= planes * 9, "only \(asLines) of \(planes) planes run as lines")
         }
     }
 }
