@@ -14,8 +14,9 @@ public struct PlaneLineFixed16: Equatable, Sendable {
     public let shift: Int32
     public let low: UInt8, high: UInt8
 
-    /// nil for a gain too large for any shift (|gain| ≥ 128).
+    /// nil for a gain too large for any shift (|gain| ≥ 128) or a value that is not finite.
     public init?(_ line: PlaneLine) {
+        guard line.gain.isFinite, line.intercept.isFinite, line.low.isFinite, line.high.isFinite else { return nil }
         low = UInt8(min(max((line.low + 0.5).rounded(.down), 0), 255))
         high = UInt8(min(max((line.high + 0.5).rounded(.down), Double(low)), 255))
         let gain = line.high - line.low < 1e-9 ? 0 : line.gain

@@ -54,6 +54,8 @@ import Testing
             }
         }
         #expect(PlaneLineFixed16(PlaneLine(gain: 130, intercept: 0, low: 0, high: 255)) == nil)
+        #expect(PlaneLineFixed16(PlaneLine(gain: .nan, intercept: 0, low: 0, high: 255)) == nil)
+        #expect(PlaneLineFixed16(PlaneLine(gain: 1, intercept: 0, low: -.infinity, high: 255)) == nil)
     }
 
     static var paths: [VectorPath] { VectorPath.detected == .avx2 ? [.avx2, .sse2] : [.sse2] }
