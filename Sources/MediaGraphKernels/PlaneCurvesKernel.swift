@@ -35,7 +35,7 @@ public struct PlaneCurvesKernel: Sendable {
             return PlaneLineFixed16.matching(line, table: tables[p])
         }
         var pairs = [UInt16](repeating: 0, count: 3 * 65536)
-        for (k, table) in [curves.y, curves.cb, curves.cr].enumerated() {
+        for (k, table) in tables.enumerated() {
             for v in 0..<65536 { pairs[k * 65536 + v] = UInt16(table[v & 0xFF]) | UInt16(table[v >> 8]) << 8 }
         }
         self.pairs = pairs

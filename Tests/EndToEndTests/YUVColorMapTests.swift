@@ -147,6 +147,30 @@ import Testing
 
     static func inCube(_ c: SIMD3<Double>) -> Bool { c.min() >= 0 && c.max() <= 1 }
 
+    /// A live change to a member of a fused YUV run composes its lines again: brightness changed
+    /// before the first frame gives the bytes of the graph written with the new value.
+    @Test func aLiveChangeComposesTheLinesAgain() throws {
+        let dir = CLI.tempDir()
+        let input = try FusionTests.input("yuv420p", in: dir)
+        func filters(_ amount: Double) -> [String] {
+            [FusionTests.node(("brightness", "\"amount\": \(amount)")), FusionTests.node(("contrast", "\"amount\": 1.3")),
+             FusionTests.node(("saturation", "\"amount\": 0.7"))]
+        }
+        let changed = dir + "/changed.raw", written = dir + "/written.raw", unchanged = dir + "/unchanged.raw"
+        let json = Self.graph(filters(0.1), input: input, output: changed, pixfmt: "yuv420p", matrix: "bt709")
+        let g = try GraphBuilder.build(try GraphFile.parse(text: json), registry: BuiltinNodes.makeRegistry())
+        #expect(g.nodes.count == 4, "\(g.nodes.map(\.id))")
+        let runner = GraphRunner(graph: g)
+        try runner.setParam(node: "f0", "amount", to: .number(-0.2, nil))
+        try runner.run()
+        _ = try FusionTests.run(Self.graph(filters(-0.2), input: input, output: written, pixfmt: "yuv420p", matrix: "bt709"))
+        _ = try FusionTests.run(Self.graph(filters(0.1), input: input, output: unchanged, pixfmt: "yuv420p", matrix: "bt709"))
+        let a = FusionTests.bytes(changed), b = FusionTests.bytes(written)
+        #expect(!a.isEmpty && a == b)
+        let asBefore = a == FusionTests.bytes(unchanged)
+        #expect(!asBefore, "the change did not reach the fused pass")
+    }
+
     /// A filter that mixes the planes (sepia, hue) still gets a visible converter to rgba, and
     /// one that does not fuse on YUV is told apart in `validate`.
     @Test func aFilterThatMixesPlanesGetsAConverter() throws {

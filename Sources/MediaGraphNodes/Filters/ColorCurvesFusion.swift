@@ -70,9 +70,9 @@ enum ColorCurvesFusion {
     }
 
     /// A run on YUV frames (every stage tables per plane, `KernelFilter.planeCurves`) as one node:
-    /// the stages' lines composed and rounded once (`PlaneLines.fixedPointCurves`, run as lines)
-    /// when every stage has them,
-    /// with the bound measured over all 256 values of each plane; else their tables composed.
+    /// when every stage has lines, they are composed and rounded once
+    /// (`PlaneLines.fixedPointCurves`, run as lines), with the bound measured over all 256 values
+    /// of each plane; else the stages' tables composed.
     static func planePiece(_ run: [FusionMember], _ tables: [PlaneCurves], lines: [PlaneLines]?) -> FusionPiece {
         let ids = run.map(\.id), types = run.map(\.info.name).joined(separator: "+")
         let staged = tables.dropFirst().reduce(tables[0]) { $0.then($1) }
