@@ -10,14 +10,17 @@ import MediaGraphKernelsAVX2
 /// (`byteTablesRowAVX512`); the pairs do the rest of the row. A plane whose table a clamped line
 /// in 16-bit fixed point gives exactly (the kernel is told the stage's lines and
 /// `PlaneLineFixed16.matching` finds one) runs through that line on AVX2 CPUs instead, 32 samples
-/// a step in registers (`planeLineRowAVX2`): the same bytes at about half an instruction a sample.
+/// a step in registers (`planeLineRowAVX2`; a row's last samples one by one in the same
+/// arithmetic): the same bytes at about half an instruction a sample, and no pair table for it.
 public struct PlaneCurvesKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.yuv420p, .yuv422p, .yuv444p]
 
     public let curves: PlaneCurves
-    /// 65536 pairs for Y', then for Cb, then for Cr.
+    /// 65536 pairs for each plane that is looked up (not for one that runs as a line), in plane
+    /// order; `pairStart[p]` is where plane p's begin.
     private let pairs: [UInt16]
+    private let pairStart: [Int]
     /// The tables of Y', Cb and Cr, 256 bytes each.
     private let byteTables: [UInt8]
     private let avx512 = CPUFeatures.hasAVX512VBMI
@@ -30,15 +33,21 @@ public struct PlaneCurvesKernel: Sendable {
         self.curves = curves
         let avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
         let tables = [curves.y, curves.cb, curves.cr]
-        exactLines = (0..<3).map { p in
+        let exact = (0..<3).map { p -> PlaneLineFixed16? in
             guard avx2, let line = lines?.planes[p] else { return nil }
             return PlaneLineFixed16.matching(line, table: tables[p])
         }
-        var pairs = [UInt16](repeating: 0, count: 3 * 65536)
-        for (k, table) in tables.enumerated() {
+        exactLines = exact
+        let lookedUp = (0..<3).filter { exact[$0] == nil }
+        var pairs = [UInt16](repeating: 0, count: lookedUp.count * 65536)
+        var pairStart = [0, 0, 0]
+        for (k, p) in lookedUp.enumerated() {
+            pairStart[p] = k * 65536
+            let table = tables[p]
             for v in 0..<65536 { pairs[k * 65536 + v] = UInt16(table[v & 0xFF]) | UInt16(table[v >> 8]) << 8 }
         }
         self.pairs = pairs
+        self.pairStart = pairStart
         byteTables = curves.y + curves.cb + curves.cr
     }
 
@@ -46,24 +55,30 @@ public struct PlaneCurvesKernel: Sendable {
     /// same memory) on `threads` threads (0 = all cores).
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         try FrameCheck.validate(kernel: "planecurves", source: source, destination: destination, accepted: Self.formats)
-        let avx512 = self.avx512, exactLines = self.exactLines
+        let avx512 = self.avx512, exactLines = self.exactLines, pairStart = self.pairStart
         _ = byteTables.withUnsafeBufferPointer { tables in
         pairs.withUnsafeBufferPointer { all in
             RowBands.run(rows: source.height, threads: threads) { band in
                 for p in 0..<3 {
-                    let table = all.baseAddress! + p * 65536
                     let bytes = source.rowBytes(p)
                     let s = source.data(p), d = destination.data(p)
                     let ss = source.stride(p), ds = destination.stride(p)
-                    for y in RowBands.planeRows(band, plane: p, of: source) {
-                        let rowIn = s + y * ss, rowOut = d + y * ds
-                        let from = UnsafeRawPointer(rowIn), to = UnsafeMutableRawPointer(rowOut)
+                    let rows = RowBands.planeRows(band, plane: p, of: source)
+                    if let line = exactLines[p] {
+                        for y in rows {
+                            let rowIn = s + y * ss, rowOut = d + y * ds
+                            var x = planeLineRowAVX2(rowIn, rowOut, bytes, multiplier: line.multiplier, addend: line.addend,
+                                                     shift: line.shift, low: line.low, high: line.high)
+                            while x < bytes { rowOut[x] = line.output(rowIn[x]); x += 1 }
+                        }
+                        continue
+                    }
+                    let table = all.baseAddress! + pairStart[p]
+                    for y in rows {
+                        let from = UnsafeRawPointer(s + y * ss), to = UnsafeMutableRawPointer(d + y * ds)
                         var done = 0
                         #if arch(x86_64)
-                        if let line = exactLines[p] {
-                            done = planeLineRowAVX2(rowIn, rowOut, bytes, multiplier: line.multiplier, addend: line.addend,
-                                                    shift: line.shift, low: line.low, high: line.high)
-                        } else if avx512 { done = byteTablesRowAVX512(from, to, bytes: bytes, tables: tables.baseAddress! + 256 * p, oneTable: true, keepFourth: false) }
+                        if avx512 { done = byteTablesRowAVX512(from, to, bytes: bytes, tables: tables.baseAddress! + 256 * p, oneTable: true, keepFourth: false) }
                         #endif
                         Self.row(from + done, to + done, bytes - done, table)
                     }
