@@ -20,8 +20,11 @@ struct ColorChainFixed16 {
     /// corrected by what the clamp takes off that channel (`mg_color_chain_pair_fixed16`'s 512
     /// values), which the loop runs instead of `words`.
     let pair: [Int16]?
+    /// For two maps whose first has rank one: `ColorChainRankOne`'s 256 values, which the loop
+    /// runs instead of `words` or `pair` (cheaper than either).
+    let rankOne: [Int16]?
     /// The largest difference from the maps computed exactly, before the final rounding, in LSB
-    /// (of `pair` where there is one).
+    /// (of `rankOne` or `pair` where there is one).
     let error: Double
 
     /// The largest error this form is used with; beyond it the Float loop runs.
@@ -45,14 +48,15 @@ struct ColorChainFixed16 {
             total += errors[j] * growth
             growth *= transforms[j].gain
         }
-        let pair = transforms.count == 2 ? Self.pair(transforms, order: order) : nil
-        if let pair, pair.error <= Self.largestError {
-            self.pair = pair.words
-            self.error = pair.error
+        let rankOne = ColorChainRankOne.words(transforms, order: order).flatMap { $0.error <= Self.largestError ? $0 : nil }
+        let pair = transforms.count == 2 && rankOne == nil ? Self.pair(transforms, order: order) : nil
+        if let rankOne {
+            (self.rankOne, self.pair, self.error) = (rankOne.words, nil, rankOne.error)
+        } else if let pair, pair.error <= Self.largestError {
+            (self.rankOne, self.pair, self.error) = (nil, pair.words, pair.error)
         } else {
             guard total <= Self.largestError else { return nil }
-            self.pair = nil
-            self.error = total
+            (self.rankOne, self.pair, self.error) = (nil, nil, total)
         }
         self.words = words
     }

@@ -16,8 +16,10 @@ import MediaGraphKernelsAVX2
 /// chunk, then packed), which does not vectorize and is slower than separate passes —
 /// `isOnePassFast` says which, and the fusion plans accordingly. Two maps whose first can leave
 /// 0…255 in few channels take their composition: in the VNNI loop wherever 16 pixels keep the
-/// first map inside its clamp range (no clamp would act); in the Float loop everywhere, corrected
-/// by what the clamp takes off the one channel that can leave the range.
+/// first map inside its clamp range (no clamp would act); in the Float and 16-bit loops
+/// everywhere, corrected by what the clamp takes off the one channel that can leave the range —
+/// or, in the 16-bit loop when the first map has rank one, as lines in one value and its clamp
+/// (`ColorChainRankOne`).
 public struct ColorChainKernel: Sendable {
     /// The maps, first applied first.
     public let transforms: [ColorTransform]
@@ -108,10 +110,14 @@ public struct ColorChainKernel: Sendable {
         switch loop {
         case .fixedPointVNNI: rgbaFixed?.shortcut != nil
         case .float: rgbaShortcut != nil
-        case .fixedPoint16: rgbaFixed16?.pair != nil
+        case .fixedPoint16: rgbaFixed16?.pair != nil || rgbaFixed16?.rankOne != nil
         default: false
         }
     }
+
+    /// Whether two maps run as lines in one value because the first has rank one (the 16-bit
+    /// loop; `ColorChainRankOne`).
+    public var takesRankOne: Bool { loop == .fixedPoint16 && rgbaFixed16?.rankOne != nil }
 
     /// `arithmeticError` of the kernel these maps would make.
     public static func arithmeticError(_ transforms: [ColorTransform]) -> Double {
@@ -178,10 +184,12 @@ public struct ColorChainKernel: Sendable {
         if let fixed = source.format == .bgra ? bgraFixed16 : rgbaFixed16 {
             let count = Int32(transforms.count)
             fixed.words.withUnsafeBufferPointer { words in
-                (fixed.pair ?? []).withUnsafeBufferPointer { pair in
+                (fixed.rankOne ?? fixed.pair ?? []).withUnsafeBufferPointer { composed in
+                    let rankOne = fixed.rankOne != nil
                     Self.eachRow(source, destination, threads: threads, maps: maps, keepsAlpha: true) { s, d in
-                        pair.isEmpty ? colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count)
-                            : colorChainPairFixed16(s, d, width: width, pair: pair.baseAddress!)
+                        if composed.isEmpty { return colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count) }
+                        return rankOne ? colorChainRankOneFixed16(s, d, width: width, words: composed.baseAddress!)
+                            : colorChainPairFixed16(s, d, width: width, pair: composed.baseAddress!)
                     }
                 }
             }

@@ -122,6 +122,7 @@ import Testing
         let kernel = ColorChainKernel(maps, loop: loop)
         #expect(kernel.loop == loop)
         #expect(kernel.takesComposition)
+        #expect(kernel.takesRankOne == (loop == .fixedPoint16))
         try Self.check(maps, format: format, seed: 7, loop: loop) { frame in
             for y in 0..<frame.height where y % 3 != 2 {
                 for x in 0..<4 * frame.width {
@@ -131,6 +132,46 @@ import Testing
                 }
             }
         }
+    }
+
+    /// Two maps whose first has rank one (sepia at full strength, grayscale, saturation 0, after
+    /// invert, brightness, contrast or exposure; its channels leave 0…255 together or one alone) and a
+    /// random second map: the 16-bit loop takes each as lines in one value, every byte within
+    /// the stated error of the definition, dark and bright rows included (where the clamp acts
+    /// and where it does not). Sepia at half strength has rank three, and sepia after a strong
+    /// exposure leaves 0…255 at three values of y: neither is taken so.
+    @Test(arguments: [PixelFormat.rgba, .bgra])
+    func rankOneFirstMapsTakeLinesInOneValue(format: PixelFormat) throws {
+        guard ColorChainKernel.availableLoops.contains(.fixedPoint16) else { return }
+        var units = SeededUnits(format == .rgba ? 0x1357_9BDF : 0x2468_ACE0)
+        func unit() -> Double { units.next() }
+        let firsts: [ColorTransform] = [
+            ColorTransform.invert.then(try .sepia()), try .sepia(), try ColorTransform.grayscale().then(try .brightness(0.3)),
+            try ColorTransform.brightness(-0.2).then(try .grayscale()), try ColorTransform.contrast(0.9).then(try .sepia()),
+            try ColorTransform.saturation(0).then(try .contrast(1.6)), ColorTransform.invert.then(try .grayscale()).then(try .exposure(ev: 1)),
+        ]
+        for (k, first) in firsts.enumerated() {
+            for n in 0..<3 {
+                let second = try ColorTransform.contrast(0.5 + unit()).then(try .saturation(2 * unit()))
+                    .then(try .hue(degrees: 360 * unit())).then(try .brightness(0.4 * unit() - 0.2))
+                let maps = [first, second]
+                let kernel = ColorChainKernel(maps, loop: .fixedPoint16)
+                #expect(kernel.takesRankOne, "map \(k) with second map \(n) not taken as lines in one value")
+                try Self.check(maps, format: format, seed: UInt64(100 + 3 * k + n), loop: .fixedPoint16) { frame in
+                    for y in 0..<frame.height where y % 3 != 2 {
+                        for x in 0..<4 * frame.width {
+                            let v = frame[plane: 0, x: x, y: y]
+                            frame[plane: 0, x: x, y: y] = y % 3 == 0 ? 200 + v % 56 : v % 56
+                        }
+                    }
+                }
+            }
+        }
+        let halfSepia = [ColorTransform.invert.then(try .sepia(intensity: 0.5)), try ColorTransform.contrast(0.8)]
+        #expect(!ColorChainKernel(halfSepia, loop: .fixedPoint16).takesRankOne)
+        // sepia after exposure +0.8: its three channels leave 0…255 at three values of y
+        let threeClamps = [try ColorTransform.exposure(ev: 0.8).then(try .sepia()), try ColorTransform.contrast(0.8)]
+        #expect(!ColorChainKernel(threeClamps, loop: .fixedPoint16).takesRankOne)
     }
 
     /// The kernel on a 67x9 frame (four 16-pixel steps and a tail of 3) against the definition:

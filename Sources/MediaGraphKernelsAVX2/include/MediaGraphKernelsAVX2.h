@@ -75,6 +75,15 @@ intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, cons
 intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, const int16_t *pair)
     __attribute__((swift_name("colorChainPairFixed16(_:_:width:pair:)")));
 
+/// Two colour-only maps in 16-bit fixed point (AVX2) whose first has rank one, as one line in y
+/// and one in its clamp per channel (ColorChainRankOne): 16 vectors of 16 equal Int16. Vectors
+/// 0…2 y's coefficients (first-map form, reading (x − 128)·256), 3 and 4 the clamp's bounds, per
+/// channel c 5 + c and 8 + c the multipliers of y and of clamp(y), 11 + c the addend (rounding
+/// included), 14 the shift to bytes: out = (y·A + clamp(y)·K + B) >> shift, products vpmulhrsw's.
+/// Returns the pixels done (a multiple of 16); `s` and `d` may be the same row.
+intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words)
+    __attribute__((swift_name("colorChainRankOneFixed16(_:_:width:words:)")));
+
 /// One plane row through a clamped line in 16-bit fixed point (PlaneLineFixed16): per sample
 /// clamp(clamp((round(v·128·multiplier / 2^15) + addend, saturated) >> shift, 0, 255), low, high).
 /// Returns the samples done (a multiple of 32); the caller does the rest. `s` and `d` may be the
