@@ -14,7 +14,7 @@ import Foundation
 /// grow it). Nothing is rounded between maps: the clamped sums go on exactly.
 struct ColorChainFixed16 {
     /// 256 Int16 per map: 16 vectors of one value repeated 16 times, laid out as
-    /// `mg_color_chain_row_fixed16` reads them.
+    /// `mg_color_chain_row_fixed16` reads them (empty when `rankOne` runs instead).
     let words: [Int16]
     /// For two maps whose first can take only one channel out of 0…255: their composition,
     /// corrected by what the clamp takes off that channel (`mg_color_chain_pair_fixed16`'s 512
@@ -33,11 +33,16 @@ struct ColorChainFixed16 {
     /// nil for fewer than two maps, a map that writes or reads alpha, coefficients too large for
     /// an Int16, or an error above `largestError`. `order` maps memory channel order to RGBA.
     init?(_ transforms: [ColorTransform], order: [Int]) {
-        guard transforms.count >= 2, transforms.allSatisfy(\.keepsAlpha) else { return nil }
+        guard transforms.count >= 2, transforms.allSatisfy(\.keepsAlpha),
+              transforms.allSatisfy({ t in (0..<3).allSatisfy { t.effectiveRows[order[$0]][3] == 0 } }) else { return nil }
+        // the cheapest form first; it needs nothing of the others
+        if let rankOne = ColorChainRankOne.words(transforms, order: order), rankOne.error <= Self.largestError {
+            (words, pair, self.rankOne, error) = ([], nil, rankOne.words, rankOne.error)
+            return
+        }
         var words: [Int16] = []
         var errors: [Double] = []
         for (j, t) in transforms.enumerated() {
-            guard (0..<3).allSatisfy({ t.effectiveRows[order[$0]][3] == 0 }) else { return nil }
             let (m, o) = Self.colour(t, order: order)
             guard let map = Self.map(m, o, first: j == 0, last: j == transforms.count - 1) else { return nil }
             words += map.words
@@ -48,16 +53,14 @@ struct ColorChainFixed16 {
             total += errors[j] * growth
             growth *= transforms[j].gain
         }
-        let rankOne = ColorChainRankOne.words(transforms, order: order).flatMap { $0.error <= Self.largestError ? $0 : nil }
-        let pair = transforms.count == 2 && rankOne == nil ? Self.pair(transforms, order: order) : nil
-        if let rankOne {
-            (self.rankOne, self.pair, self.error) = (rankOne.words, nil, rankOne.error)
-        } else if let pair, pair.error <= Self.largestError {
-            (self.rankOne, self.pair, self.error) = (nil, pair.words, pair.error)
+        let pair = transforms.count == 2 ? Self.pair(transforms, order: order) : nil
+        if let pair, pair.error <= Self.largestError {
+            (self.pair, self.error) = (pair.words, pair.error)
         } else {
             guard total <= Self.largestError else { return nil }
-            (self.rankOne, self.pair, self.error) = (nil, nil, total)
+            (self.pair, self.error) = (nil, total)
         }
+        rankOne = nil
         self.words = words
     }
 

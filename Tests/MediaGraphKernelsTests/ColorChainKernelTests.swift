@@ -152,7 +152,8 @@ import Testing
         ]
         for (k, first) in firsts.enumerated() {
             for n in 0..<3 {
-                let second = try ColorTransform.contrast(0.5 + unit()).then(try .saturation(2 * unit()))
+                // the third with gains above 1 (errors grow with them)
+                let second = try ColorTransform.contrast(n == 2 ? 1.5 : 0.5 + unit()).then(try .saturation(n == 2 ? 1.5 : 2 * unit()))
                     .then(try .hue(degrees: 360 * unit())).then(try .brightness(0.4 * unit() - 0.2))
                 let maps = [first, second]
                 let kernel = ColorChainKernel(maps, loop: .fixedPoint16)
