@@ -146,6 +146,9 @@ enum KernelBench {
         let tetra = LUT3DKernel(lut, interpolation: .tetrahedral)
         let trilinear = LUT3DKernel(lut, interpolation: .trilinear)
         let s = "0.3588:0.7044:0.1368:0:0.2990:0.5870:0.1140:0:0.2392:0.4696:0.0912"
+        // what the fusion makes of invert → sepia → contrast 0.8 → saturation 0.8 (the fusion bench's chain)
+        let fusedChain = ColorChainKernel([ColorTransform.invert.then(try! .sepia()),
+                                           try! ColorTransform.contrast(0.8).then(try! .saturation(0.8))])
 
         typealias Body = (FramePlanes, FramePlanes, Int) throws -> Void
         let cases: [(String, PixelFormat, String, Body)] = [
@@ -163,6 +166,8 @@ enum KernelBench {
                 try saturationOnly.run(source: $1, destination: $1, threads: $2)
             }),
             ("hue", .rgba, "hue=h=30", { try hue.run(source: $0, destination: $1, threads: $2) }),
+            ("invert+sepia+contrast+saturation fused (in place)", .rgba, "negate,colorchannelmixer=\(s),eq=contrast=0.8:saturation=0.8",
+             { try fusedChain.run(source: $1, destination: $1, threads: $2) }),
             ("gamma", .rgba, "lutrgb=r=gammaval(1.5):g=gammaval(1.5):b=gammaval(1.5)",
              { try gamma.run(source: $0, destination: $1, threads: $2) }),
             ("lut3d tetrahedral", .rgba, "lut3d=file=bench.cube:interp=tetrahedral",
