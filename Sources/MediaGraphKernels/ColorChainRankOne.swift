@@ -66,12 +66,11 @@ enum ColorChainRankOne {
             let quantized = q.map { $0 / yScale }
             // y = raw/2^F + delta, raw = Σ q·(x − 128)/128 (each product rounded)
             let delta = yOffset + 128 * quantized.reduce(0, +)
-            let rawLeast = (range.0 - delta) * unit - 1.5 - 255 * unit * zip(row, quantized).map { abs($0 - $1) }.reduce(0, +)
-            let rawMost = (range.1 - delta) * unit + 1.5 + 255 * unit * zip(row, quantized).map { abs($0 - $1) }.reduce(0, +)
-            guard rawLeast >= -32_768, rawMost <= 32_767 else { continue }
-            let low = ((clamp.0 - delta) * unit).rounded(), high = ((clamp.1 - delta) * unit).rounded()
             // how far y is from exact: its coefficients, its three roundings; the clamp's bounds
             let yError = 255 * zip(row, quantized).map { abs($0 - $1) }.reduce(0, +) + 1.5 / unit
+            let rawLeast = (range.0 - delta - yError) * unit, rawMost = (range.1 - delta + yError) * unit
+            guard rawLeast >= -32_768, rawMost <= 32_767 else { continue }
+            let low = ((clamp.0 - delta) * unit).rounded(), high = ((clamp.1 - delta) * unit).rounded()
             let boundError = 0.5 / unit
             let clampedLeast = min(max(rawLeast, low), high), clampedMost = min(max(rawMost, low), high)
             for g in stride(from: 7, through: 1, by: -1) {

@@ -120,7 +120,7 @@ intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, con
 }
 
 // Two maps whose first has rank one (see the header): y, its clamp, and per channel one line in
-// each — a third of the multiplies of pairStep.
+// each — 9 multiplies where pairStep has 15, and no second clamp.
 INLINE AVX2 void rankOneStep(const uint8_t *s, uint8_t *d, const int16_t *m) {
     Planes p = load(s);
     __m256i y = _mm256_add_epi16(_mm256_mulhrs_epi16(p.r, W(m, 0)), _mm256_mulhrs_epi16(p.g, W(m, 1)));
