@@ -175,6 +175,37 @@ import Testing
         #expect(!ColorChainKernel(threeClamps, loop: .fixedPoint16).takesRankOne)
     }
 
+    /// Random colour matrices of rank one (rows v_i·w, random offsets) before a random second
+    /// map: every byte within the stated error in the 16-bit loop, whichever form it takes; those
+    /// whose rows are equal (one clamp for all three channels) and leave 0…255 take lines in one
+    /// value.
+    @Test(arguments: [PixelFormat.rgba, .bgra])
+    func randomRankOneMatricesMatchTheDefinition(format: PixelFormat) throws {
+        guard ColorChainKernel.availableLoops.contains(.fixedPoint16) else { return }
+        var units = SeededUnits(format == .rgba ? 0x0BAD_CAFE : 0x5EED_F00D)
+        func unit() -> Double { units.next() }
+        var taken = 0
+        for k in 0..<16 {
+            let equalRows = k % 2 == 0
+            // Σ|w| ≥ 1.5: y spans more than 255, so it leaves 0…255
+            let drawn = (0..<3).map { _ in 2 * unit() - 1 }
+            let w = drawn.map { $0 * max(1, 1.5 / drawn.map(abs).reduce(0, +)) }
+            let v = equalRows ? [1.0, 1.0, 1.0] : (0..<3).map { _ in 2.4 * unit() - 1.2 }
+            let o = equalRows ? [Double](repeating: 0.6 * unit() - 0.3, count: 3) : (0..<3).map { _ in 0.6 * unit() - 0.3 }
+            var entries = [Double](repeating: 0, count: 16)
+            for i in 0..<3 { for j in 0..<3 { entries[4 * i + j] = v[i] * w[j] } }
+            entries[15] = 1
+            let first = try ColorTransform.matrix(entries, offset: o + [0])
+            let second = try ColorTransform.contrast(0.5 + unit()).then(try .saturation(1.5 * unit())).then(try .hue(degrees: 360 * unit()))
+            let maps = [first, second]
+            let kernel = ColorChainKernel(maps, loop: .fixedPoint16)
+            if kernel.takesRankOne { taken += 1 }
+            if equalRows { #expect(kernel.takesRankOne, "equal rows \(k) not taken as lines in one value") }
+            try Self.check(maps, format: format, seed: UInt64(200 + k), loop: .fixedPoint16)
+        }
+        #expect(taken >= 8, "only \(taken) of 16 rank-one chains as lines in one value")
+    }
+
     /// The kernel on a 67x9 frame (four 16-pixel steps and a tail of 3) against the definition:
     /// each byte is what rounding the exact value moved by at most the stated arithmetic error
     /// (and 10⁻³ for Float) gives, so a tie may go either way but nothing else may.
