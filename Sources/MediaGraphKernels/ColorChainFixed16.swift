@@ -20,9 +20,9 @@ struct ColorChainFixed16 {
     /// corrected by what the clamp takes off that channel (`mg_color_chain_pair_fixed16`'s 512
     /// values), which the loop runs instead of `words`.
     let pair: [Int16]?
-    /// For two maps whose first has rank one: `ColorChainRankOne`'s 256 values, which the loop
-    /// runs instead of `words` or `pair` (cheaper than either).
-    let rankOne: [Int16]?
+    /// For maps whose first has rank one: `ColorChainRankOne`'s 352 values and its number of
+    /// segments, which the loop runs instead of `words` or `pair` (cheaper than either).
+    let rankOne: (words: [Int16], segments: Int)?
     /// The largest difference from the maps computed exactly, before the final rounding, in LSB
     /// (of `rankOne` or `pair` where there is one).
     let error: Double
@@ -37,7 +37,7 @@ struct ColorChainFixed16 {
               transforms.allSatisfy({ t in (0..<3).allSatisfy { t.effectiveRows[order[$0]][3] == 0 } }) else { return nil }
         // the cheapest form first; it needs nothing of the others
         if let rankOne = ColorChainRankOne.words(transforms, order: order), rankOne.error <= Self.largestError {
-            (words, pair, self.rankOne, error) = ([], nil, rankOne.words, rankOne.error)
+            (words, pair, self.rankOne, error) = ([], nil, (rankOne.words, rankOne.segments), rankOne.error)
             return
         }
         var words: [Int16] = []

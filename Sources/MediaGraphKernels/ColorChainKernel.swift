@@ -17,9 +17,9 @@ import MediaGraphKernelsAVX2
 /// `isOnePassFast` says which, and the fusion plans accordingly. Two maps whose first can leave
 /// 0…255 in few channels take their composition: in the VNNI loop wherever 16 pixels keep the
 /// first map inside its clamp range (no clamp would act); in the Float and 16-bit loops
-/// everywhere, corrected by what the clamp takes off the one channel that can leave the range —
-/// or, in the 16-bit loop when the first map has rank one, as lines in one value and its clamp
-/// (`ColorChainRankOne`).
+/// everywhere, corrected by what the clamp takes off the one channel that can leave the range.
+/// Maps whose first has rank one run in the 16-bit loop as piecewise-linear functions of one
+/// value (`ColorChainRankOne`), any number of maps.
 public struct ColorChainKernel: Sendable {
     /// The maps, first applied first.
     public let transforms: [ColorTransform]
@@ -115,8 +115,8 @@ public struct ColorChainKernel: Sendable {
         }
     }
 
-    /// Whether two maps run as lines in one value because the first has rank one (the 16-bit
-    /// loop; `ColorChainRankOne`).
+    /// Whether the maps run as piecewise-linear functions of one value because the first has
+    /// rank one (the 16-bit loop; `ColorChainRankOne`).
     public var takesRankOne: Bool { loop == .fixedPoint16 && rgbaFixed16?.rankOne != nil }
 
     /// `arithmeticError` of the kernel these maps would make.
@@ -184,11 +184,11 @@ public struct ColorChainKernel: Sendable {
         if let fixed = source.format == .bgra ? bgraFixed16 : rgbaFixed16 {
             let count = Int32(transforms.count)
             fixed.words.withUnsafeBufferPointer { words in
-                (fixed.rankOne ?? fixed.pair ?? []).withUnsafeBufferPointer { composed in
-                    let rankOne = fixed.rankOne != nil
+                (fixed.rankOne?.words ?? fixed.pair ?? []).withUnsafeBufferPointer { composed in
+                    let segments = Int32(fixed.rankOne?.segments ?? 0)
                     Self.eachRow(source, destination, threads: threads, maps: maps, keepsAlpha: true) { s, d in
                         if composed.isEmpty { return colorChainRowFixed16(s, d, width: width, maps: words.baseAddress!, count: count) }
-                        return rankOne ? colorChainRankOneFixed16(s, d, width: width, words: composed.baseAddress!)
+                        return segments > 0 ? colorChainRankOneFixed16(s, d, width: width, words: composed.baseAddress!, segments: segments)
                             : colorChainPairFixed16(s, d, width: width, pair: composed.baseAddress!)
                     }
                 }

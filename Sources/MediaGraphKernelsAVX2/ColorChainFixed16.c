@@ -119,35 +119,52 @@ intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, con
     return pairRow(s, d, width, pair);
 }
 
-// Two maps whose first has rank one (see the header): y, its clamp, and per channel one line in
-// each — 9 multiplies where pairStep has 15, and no second clamp.
-INLINE AVX2 void rankOneStep(const uint8_t *s, uint8_t *d, const int16_t *m) {
+// Maps whose first has rank one (see the header): y, one clamp of it per segment, and per
+// channel one multiply per segment. `segments` is a constant in each specialised loop below.
+INLINE AVX2 void rankOneStep(const uint8_t *s, uint8_t *d, const int16_t *m, int segments) {
     Planes p = load(s);
     __m256i y = _mm256_add_epi16(_mm256_mulhrs_epi16(p.r, W(m, 0)), _mm256_mulhrs_epi16(p.g, W(m, 1)));
     y = _mm256_add_epi16(y, _mm256_mulhrs_epi16(p.b, W(m, 2)));
-    __m256i clamped = _mm256_min_epi16(_mm256_max_epi16(y, W(m, 3)), W(m, 4));
-    __m128i shift = _mm_cvtsi32_si128(m[16 * 14]);
+    // segment k's y: clamped to its ends (the outer ends need none: y never passes them)
+    __m256i z[4];
+    for (int k = 0; k < segments; k++) {
+        __m256i v = k > 0 ? _mm256_max_epi16(y, W(m, 3 + k - 1)) : y;
+        z[k] = k < segments - 1 ? _mm256_min_epi16(v, W(m, 3 + k)) : v;
+    }
+    __m128i shift = _mm_cvtsi32_si128(m[16 * 21]);
     __m256i out[3];
     for (int c = 0; c < 3; c++) {
-        __m256i sum = _mm256_add_epi16(_mm256_mulhrs_epi16(y, W(m, 5 + c)), _mm256_mulhrs_epi16(clamped, W(m, 8 + c)));
-        out[c] = _mm256_sra_epi16(_mm256_add_epi16(sum, W(m, 11 + c)), shift);
+        __m256i sum = _mm256_mulhrs_epi16(z[0], W(m, 6 + 4 * c));
+        for (int k = 1; k < segments; k++) sum = _mm256_add_epi16(sum, _mm256_mulhrs_epi16(z[k], W(m, 6 + 4 * c + k)));
+        out[c] = _mm256_sra_epi16(_mm256_add_epi16(sum, W(m, 18 + c)), shift);
     }
     store(d, out[0], out[1], out[2], p.ba);
 }
 
-static AVX2 intptr_t rankOneRow(const uint8_t *s, uint8_t *d, intptr_t width, const int16_t *__restrict m) {
-    intptr_t x = 0;
-    for (; x + 16 <= width; x += 16) rankOneStep(s + 4 * x, d + 4 * x, m);
-    return x;
-}
+#define RANK_ONE_ROW(n) \
+    static AVX2 intptr_t rankOneRow##n(const uint8_t *s, uint8_t *d, intptr_t width, const int16_t *__restrict m) { \
+        intptr_t x = 0; \
+        for (; x + 16 <= width; x += 16) rankOneStep(s + 4 * x, d + 4 * x, m, n); \
+        return x; \
+    }
+RANK_ONE_ROW(1)
+RANK_ONE_ROW(2)
+RANK_ONE_ROW(3)
+RANK_ONE_ROW(4)
 
-intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words) {
-    return rankOneRow(s, d, width, words);
+intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words, int32_t segments) {
+    switch (segments) {
+    case 1: return rankOneRow1(s, d, width, words);
+    case 2: return rankOneRow2(s, d, width, words);
+    case 3: return rankOneRow3(s, d, width, words);
+    case 4: return rankOneRow4(s, d, width, words);
+    default: return 0;
+    }
 }
 
 #else
-intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words) {
-    (void)s; (void)d; (void)width; (void)words;
+intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words, int32_t segments) {
+    (void)s; (void)d; (void)width; (void)words; (void)segments;
     return 0;
 }
 

@@ -138,8 +138,8 @@ import Testing
     /// invert, brightness, contrast or exposure; its channels leave 0…255 together or one alone) and a
     /// random second map: the 16-bit loop takes each as lines in one value, every byte within
     /// the stated error of the definition, dark and bright rows included (where the clamp acts
-    /// and where it does not). Sepia at half strength has rank three, and sepia after a strong
-    /// exposure leaves 0…255 at three values of y: neither is taken so.
+    /// and where it does not). Sepia at half strength has rank three: not taken so; sepia after a
+    /// strong exposure, whose channels leave 0…255 at three values of y, is (four segments).
     @Test(arguments: [PixelFormat.rgba, .bgra])
     func rankOneFirstMapsTakeLinesInOneValue(format: PixelFormat) throws {
         guard ColorChainKernel.availableLoops.contains(.fixedPoint16) else { return }
@@ -170,9 +170,38 @@ import Testing
         }
         let halfSepia = [ColorTransform.invert.then(try .sepia(intensity: 0.5)), try ColorTransform.contrast(0.8)]
         #expect(!ColorChainKernel(halfSepia, loop: .fixedPoint16).takesRankOne)
-        // sepia after exposure +0.8: its three channels leave 0…255 at three values of y
+        // sepia after exposure +0.8: its three channels leave 0…255 at three values of y (four segments)
         let threeClamps = [try ColorTransform.exposure(ev: 0.8).then(try .sepia()), try ColorTransform.contrast(0.8)]
-        #expect(!ColorChainKernel(threeClamps, loop: .fixedPoint16).takesRankOne)
+        #expect(ColorChainKernel(threeClamps, loop: .fixedPoint16).takesRankOne)
+        try Self.check(threeClamps, format: format, seed: 99, loop: .fixedPoint16)
+    }
+
+    /// Three and four maps whose first has rank one (grayscale or sepia, then contrast,
+    /// brightness, saturation with random params, clamped between): every byte within the
+    /// stated error of the definition in the 16-bit loop, and most run as functions of one value.
+    @Test(arguments: [PixelFormat.rgba, .bgra])
+    func longerChainsAfterARankOneMapMatchTheDefinition(format: PixelFormat) throws {
+        guard ColorChainKernel.availableLoops.contains(.fixedPoint16) else { return }
+        var units = SeededUnits(format == .rgba ? 0x7777_1234 : 0x3141_5926)
+        func unit() -> Double { units.next() }
+        var taken = 0
+        for k in 0..<16 {
+            let first = k % 2 == 0 ? try ColorTransform.grayscale().then(try .brightness(0.4 * unit() - 0.2))
+                : ColorTransform.invert.then(try .sepia())
+            var maps = [first, try ColorTransform.contrast(0.6 + unit()).then(try .brightness(0.3 * unit() - 0.15)),
+                        try ColorTransform.saturation(1.5 * unit()).then(try .hue(degrees: 360 * unit()))]
+            if k % 4 >= 2 { maps.append(try ColorTransform.contrast(0.8 + 0.5 * unit())) }
+            if ColorChainKernel(maps, loop: .fixedPoint16).takesRankOne { taken += 1 }
+            try Self.check(maps, format: format, seed: UInt64(300 + k), loop: .fixedPoint16) { frame in
+                for y in 0..<frame.height where y % 3 != 2 {
+                    for x in 0..<4 * frame.width {
+                        let v = frame[plane: 0, x: x, y: y]
+                        frame[plane: 0, x: x, y: y] = y % 3 == 0 ? 200 + v % 56 : v % 56
+                    }
+                }
+            }
+        }
+        #expect(taken >= 10, "only \(taken) of 16 chains as functions of one value")
     }
 
     /// Random colour matrices of rank one (rows v_i·w, random offsets) before a random second

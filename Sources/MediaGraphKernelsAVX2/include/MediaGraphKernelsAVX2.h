@@ -75,14 +75,15 @@ intptr_t mg_color_chain_row_fixed16(const void *s, void *d, intptr_t width, cons
 intptr_t mg_color_chain_pair_fixed16(const void *s, void *d, intptr_t width, const int16_t *pair)
     __attribute__((swift_name("colorChainPairFixed16(_:_:width:pair:)")));
 
-/// Two colour-only maps in 16-bit fixed point (AVX2) whose first has rank one, as one line in y
-/// and one in its clamp per channel (ColorChainRankOne): 16 vectors of 16 equal Int16. Vectors
-/// 0…2 y's coefficients (first-map form, reading (x − 128)·256), 3 and 4 the clamp's bounds, per
-/// channel c 5 + c and 8 + c the multipliers of y and of clamp(y), 11 + c the addend (rounding
-/// included), 14 the shift to bytes: out = (y·A + clamp(y)·K + B) >> shift, products vpmulhrsw's.
-/// Returns the pixels done (a multiple of 16); `s` and `d` may be the same row.
-intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words)
-    __attribute__((swift_name("colorChainRankOneFixed16(_:_:width:words:)")));
+/// Colour-only maps in 16-bit fixed point (AVX2) whose first has rank one, as one piecewise-
+/// linear function of y per channel (ColorChainRankOne): 22 vectors of 16 equal Int16. Vectors
+/// 0…2 y's coefficients (first-map form, reading (x − 128)·256), 3…5 the inner ends of the
+/// segments, 6 + 4c + k channel c's multiplier of segment k's clamped y, 18 + c the addend
+/// (rounding included), 21 the shift to bytes: out = (Σₖ zₖ·Sₖ + B) >> shift, products
+/// vpmulhrsw's. `segments` is 1…4 (else nothing is done). Returns the pixels done (a multiple of
+/// 16); `s` and `d` may be the same row.
+intptr_t mg_color_chain_rank_one_fixed16(const void *s, void *d, intptr_t width, const int16_t *words, int32_t segments)
+    __attribute__((swift_name("colorChainRankOneFixed16(_:_:width:words:segments:)")));
 
 /// One plane row through a clamped line in 16-bit fixed point (PlaneLineFixed16): per sample
 /// clamp(clamp((round(v·128·multiplier / 2^15) + addend, saturated) >> shift, 0, 255), low, high).
