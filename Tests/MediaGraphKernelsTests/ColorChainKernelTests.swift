@@ -136,12 +136,12 @@ import Testing
 
     /// Two maps whose first has rank one (sepia at full strength, grayscale, saturation 0, after
     /// invert, brightness, contrast or exposure; its channels leave 0…255 together or one alone) and a
-    /// random second map: the 16-bit loop takes each as lines in one value, every byte within
+    /// random second map: the 16-bit loop takes each as functions of one value, every byte within
     /// the stated error of the definition, dark and bright rows included (where the clamp acts
     /// and where it does not). Sepia at half strength has rank three: not taken so; sepia after a
     /// strong exposure, whose channels leave 0…255 at three values of y, is (four segments).
     @Test(arguments: [PixelFormat.rgba, .bgra])
-    func rankOneFirstMapsTakeLinesInOneValue(format: PixelFormat) throws {
+    func rankOneFirstMapsRunAsFunctionsOfOneValue(format: PixelFormat) throws {
         guard ColorChainKernel.availableLoops.contains(.fixedPoint16) else { return }
         var units = SeededUnits(format == .rgba ? 0x1357_9BDF : 0x2468_ACE0)
         func unit() -> Double { units.next() }
@@ -157,15 +157,8 @@ import Testing
                     .then(try .hue(degrees: 360 * unit())).then(try .brightness(0.4 * unit() - 0.2))
                 let maps = [first, second]
                 let kernel = ColorChainKernel(maps, loop: .fixedPoint16)
-                #expect(kernel.takesRankOne, "map \(k) with second map \(n) not taken as lines in one value")
-                try Self.check(maps, format: format, seed: UInt64(100 + 3 * k + n), loop: .fixedPoint16) { frame in
-                    for y in 0..<frame.height where y % 3 != 2 {
-                        for x in 0..<4 * frame.width {
-                            let v = frame[plane: 0, x: x, y: y]
-                            frame[plane: 0, x: x, y: y] = y % 3 == 0 ? 200 + v % 56 : v % 56
-                        }
-                    }
-                }
+                #expect(kernel.takesRankOne, "map \(k) with second map \(n) not taken as a function of one value")
+                try Self.check(maps, format: format, seed: UInt64(100 + 3 * k + n), loop: .fixedPoint16, shape: Self.brightAndDarkRows)
             }
         }
         let halfSepia = [ColorTransform.invert.then(try .sepia(intensity: 0.5)), try ColorTransform.contrast(0.8)]
@@ -192,22 +185,15 @@ import Testing
                         try ColorTransform.saturation(1.5 * unit()).then(try .hue(degrees: 360 * unit()))]
             if k % 4 >= 2 { maps.append(try ColorTransform.contrast(0.8 + 0.5 * unit())) }
             if ColorChainKernel(maps, loop: .fixedPoint16).takesRankOne { taken += 1 }
-            try Self.check(maps, format: format, seed: UInt64(300 + k), loop: .fixedPoint16) { frame in
-                for y in 0..<frame.height where y % 3 != 2 {
-                    for x in 0..<4 * frame.width {
-                        let v = frame[plane: 0, x: x, y: y]
-                        frame[plane: 0, x: x, y: y] = y % 3 == 0 ? 200 + v % 56 : v % 56
-                    }
-                }
-            }
+            try Self.check(maps, format: format, seed: UInt64(300 + k), loop: .fixedPoint16, shape: Self.brightAndDarkRows)
         }
         #expect(taken >= 10, "only \(taken) of 16 chains as functions of one value")
     }
 
     /// Random colour matrices of rank one (rows v_i·w, random offsets) before a random second
     /// map: every byte within the stated error in the 16-bit loop, whichever form it takes; those
-    /// whose rows are equal (one clamp for all three channels) and leave 0…255 take lines in one
-    /// value.
+    /// whose rows are equal (one clamp for all three channels) and leave 0…255 run as functions
+    /// of one value.
     @Test(arguments: [PixelFormat.rgba, .bgra])
     func randomRankOneMatricesMatchTheDefinition(format: PixelFormat) throws {
         guard ColorChainKernel.availableLoops.contains(.fixedPoint16) else { return }
@@ -229,10 +215,21 @@ import Testing
             let maps = [first, second]
             let kernel = ColorChainKernel(maps, loop: .fixedPoint16)
             if kernel.takesRankOne { taken += 1 }
-            if equalRows { #expect(kernel.takesRankOne, "equal rows \(k) not taken as lines in one value") }
+            if equalRows { #expect(kernel.takesRankOne, "equal rows \(k) not taken as a function of one value") }
             try Self.check(maps, format: format, seed: UInt64(200 + k), loop: .fixedPoint16)
         }
-        #expect(taken >= 8, "only \(taken) of 16 rank-one chains as lines in one value")
+        #expect(taken >= 8, "only \(taken) of 16 rank-one chains as functions of one value")
+    }
+
+    /// Rows 0, 3, 6 bright (200…255), rows 1, 4, 7 dark (0…55), the rest as seeded: where
+    /// channels after a rank-one map meet 255 and 0, and where they do not.
+    static func brightAndDarkRows(_ frame: TestFrame) {
+        for y in 0..<frame.height where y % 3 != 2 {
+            for x in 0..<4 * frame.width {
+                let v = frame[plane: 0, x: x, y: y]
+                frame[plane: 0, x: x, y: y] = y % 3 == 0 ? 200 + v % 56 : v % 56
+            }
+        }
     }
 
     /// The kernel on a 67x9 frame (four 16-pixel steps and a tail of 3) against the definition:
