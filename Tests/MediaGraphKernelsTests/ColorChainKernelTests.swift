@@ -135,8 +135,8 @@ import Testing
     }
 
     /// Two maps whose first has rank one (sepia at full strength, grayscale, saturation 0, after
-    /// invert, brightness, contrast or exposure; its channels leave 0…255 together or one alone) and a
-    /// random second map: the 16-bit loop takes each as functions of one value, every byte within
+    /// invert, brightness, contrast or exposure; its channels leave 0…255 together or one alone)
+    /// and a random second map: the 16-bit loop takes each as functions of one value, every byte within
     /// the stated error of the definition, dark and bright rows included (where the clamp acts
     /// and where it does not). Sepia at half strength has rank three: not taken so; sepia after a
     /// strong exposure, whose channels leave 0…255 at three values of y, is (four segments).
