@@ -140,7 +140,8 @@ enum ColorChainRankOne {
                         rowError += abs(slopes[c][k]) * (yError + boundError) + abs(qs[c][k] / slopeScale - slopes[c][k]) * largestZ
                         values[6 + 4 * c + k] = Int(qs[c][k])
                     }
-                    if sumLeast + qb < -32_768 || sumMost + qb > 32_767 { fits = false }
+                    // the addend is a word of its own too, even where the products bring the sum back
+                    if sumLeast + qb < -32_768 || sumMost + qb > 32_767 || abs(qb) > 32_767 { fits = false }
                     guard fits else { break }
                     error = max(error, rowError)
                     values[18 + c] = Int(qb)

@@ -82,9 +82,11 @@ INLINE AVX2 void pairStep(const uint8_t *s, uint8_t *d, const int16_t *m) {
     __m256i clamped = _mm256_min_epi16(_mm256_max_epi16(y, _mm256_setzero_si256()), W(k, 3));
     __m256i taken = _mm256_sll_epi16(_mm256_sub_epi16(y, clamped), _mm_cvtsi32_si128(k[16 * 5]));
     __m128i shift = _mm_cvtsi32_si128(k[16 * 4]);
-    __m256i r = _mm256_sub_epi16(output(p.r, p.g, p.b, m, 0), _mm256_mulhrs_epi16(taken, W(k, 0)));
-    __m256i g = _mm256_sub_epi16(output(p.r, p.g, p.b, m, 1), _mm256_mulhrs_epi16(taken, W(k, 1)));
-    __m256i b = _mm256_sub_epi16(output(p.r, p.g, p.b, m, 2), _mm256_mulhrs_epi16(taken, W(k, 2)));
+    // Saturating: the composition and its correction each fit, but where the second map throws a
+    // colour far outside 0…255 their difference may not; saturated, it still packs to 0 or 255.
+    __m256i r = _mm256_subs_epi16(output(p.r, p.g, p.b, m, 0), _mm256_mulhrs_epi16(taken, W(k, 0)));
+    __m256i g = _mm256_subs_epi16(output(p.r, p.g, p.b, m, 1), _mm256_mulhrs_epi16(taken, W(k, 1)));
+    __m256i b = _mm256_subs_epi16(output(p.r, p.g, p.b, m, 2), _mm256_mulhrs_epi16(taken, W(k, 2)));
     store(d, _mm256_sra_epi16(r, shift), _mm256_sra_epi16(g, shift), _mm256_sra_epi16(b, shift), p.ba);
 }
 
