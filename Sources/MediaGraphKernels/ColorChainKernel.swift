@@ -11,7 +11,7 @@ import MediaGraphKernelsAVX2
 /// AVX-512 VNNI in 32-bit fixed point (`ColorChainFixedPoint`, 16 pixels per step in integer dot
 /// products); else, for colour-only maps, in 16-bit fixed point (`ColorChainFixed16`, 16 pixels
 /// per step, each channel in 16-bit lanes); else in Float (`colorChainRowAVX2`, 8 pixels per
-/// step). The fixed-point forms add `arithmeticError` to what the fusion states. Elsewhere pixels
+/// step). Each adds `arithmeticError` to what the fusion states. Elsewhere pixels
 /// go through in chunks (unpacked to four Float rows on the stack, each map one loop over the
 /// chunk, then packed), which does not vectorize and is slower than separate passes —
 /// `isOnePassFast` says which, and the fusion plans accordingly. Two maps whose first can leave
@@ -73,10 +73,28 @@ public struct ColorChainKernel: Sendable {
     }
 
     /// The largest difference the kernel's arithmetic adds to the maps computed exactly, before
-    /// the final rounding, in LSB: the fixed-point form's where it runs, else 0 (Float's
-    /// rounding, about 10⁻⁴, is left to the bounds' margin).
+    /// the final rounding, in LSB: the fixed-point form's where it runs, else Float's
+    /// (`floatError`; 0 for one map, which is its own stage-by-stage reference).
     public var arithmeticError: Double {
-        max(rgbaFixed?.error ?? 0, bgraFixed?.error ?? 0, rgbaFixed16?.error ?? 0, bgraFixed16?.error ?? 0)
+        if single != nil { return 0 }
+        let fixed = [rgbaFixed?.error, bgraFixed?.error, rgbaFixed16?.error, bgraFixed16?.error].compactMap { $0 }
+        return fixed.isEmpty ? Self.floatError(transforms) : fixed.max()!
+    }
+
+    /// A bound on what Float's rounding (unit 2⁻²⁴) adds: per map and channel at most eight
+    /// roundings of the largest partial sum |o| + 255·Σ|c| (the coefficients' own, four
+    /// multiply-adds, and as many again for a two-map composition and its correction), grown by
+    /// the gains of the maps after it. About 10⁻⁴ LSB for the filters' maps; with a `colormatrix`
+    /// of large entries it reaches hundredths.
+    static func floatError(_ transforms: [ColorTransform]) -> Double {
+        var total = 0.0, growth = 1.0
+        for t in transforms.reversed() {
+            let rows = t.effectiveRows, offset = t.effectiveOffset * 255
+            let largestSum = (0..<4).map { abs(offset[$0]) + 255 * (abs(rows[$0][0]) + abs(rows[$0][1]) + abs(rows[$0][2]) + abs(rows[$0][3])) }.max()!
+            total += 8 * largestSum * growth
+            growth *= t.gain
+        }
+        return total * 0x1p-24
     }
 
     /// The vector row loops a chain of maps runs in.

@@ -234,11 +234,11 @@ import Testing
 
     /// The kernel on a 67x9 frame (four 16-pixel steps and a tail of 3) against the definition:
     /// each byte is what rounding the exact value moved by at most the stated arithmetic error
-    /// (and 10⁻³ for Float) gives, so a tie may go either way but nothing else may.
+    /// gives, so a tie may go either way but nothing else may.
     static func check(_ maps: [ColorTransform], format: PixelFormat, seed: UInt64, loop: ColorChainKernel.Loop? = nil,
                       shape: (TestFrame) -> Void = { _ in }) throws {
         let kernel = ColorChainKernel(maps, loop: loop)
-        let tolerance = kernel.arithmeticError + 1e-3
+        let tolerance = kernel.arithmeticError + 1e-9
         let writesAlpha = !maps.allSatisfy(\.keepsAlpha)
         let src = TestFrame(format, 67, 9, seed: seed)
         shape(src)

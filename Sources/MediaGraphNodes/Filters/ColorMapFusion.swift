@@ -17,7 +17,7 @@ import MediaGraphKernels
 /// AVX2), the passes of a run become one node all the same: its kernel applies the passes' maps
 /// in turn, clamped between them as stage by stage, rounded once. Clamps do not grow a difference,
 /// so the bound is e over the whole run (`onePassBound`), plus what the kernel's own arithmetic
-/// adds (`ColorChainKernel.arithmeticError`: its fixed-point forms, on AVX-512 VNNI and on AVX2 CPUs).
+/// adds (`ColorChainKernel.arithmeticError`: its fixed-point forms, or Float's rounding).
 public enum ColorMapFusion {
     /// The family name (`StageFusion.family`).
     public static let family = "colour map"
