@@ -78,6 +78,10 @@ final class VPXEncoderCore {
             config.rc_end_usage = VPX_Q
             cqLevel = 32
         }
+        // libvpx refuses a quality level below its smallest quantizer (VP8's default is 4), and only
+        // at the first frame; a cq-level asks for that quality, so the smallest quantizer moves
+        // down to it (ffmpeg: -crf N -qmin N).
+        if let cqLevel, UInt32(cqLevel) < config.rc_min_quantizer { config.rc_min_quantizer = UInt32(cqLevel) }
 
         status = mg_vpx_enc_init(&codec, iface, &config, flags)
         guard status == VPX_CODEC_OK else {
