@@ -3,16 +3,17 @@ import Testing
 
 /// Examples/CustomFilter is a package of its own that depends on MediaGraph by version through a
 /// git URL, declares a filter (`threshold`) and runs it in a graph. Here it is built as a user
-/// would build it: against a tagged git clone of this checkout (its URL redirected there with
-/// `swift package config set-mirror`), offline. SwiftPM refuses a versioned dependency whose
-/// targets carry unsafe flags (`-Ounchecked`, `-Xcc -mavx2`), so this keeps that from coming back;
-/// it also resolves MediaGraph's own dependency (swift-argument-parser) in that setting.
+/// would build it (scripts/build-example.sh): against a tagged git clone of this checkout (its URL
+/// redirected there with `swift package config set-mirror`), offline. SwiftPM refuses a versioned
+/// dependency whose targets carry unsafe flags (`-Ounchecked`, `-Xcc -mavx2`), so this keeps that
+/// from coming back; it also resolves MediaGraph's own dependency (swift-argument-parser) in that
+/// setting.
 ///
 /// The clone is of the committed HEAD (what a user's `from: "1.0.0"` gets), so uncommitted
-/// changes are not in it.
+/// changes are not in it. `make test` runs the script beside the main build; when its build of
+/// this HEAD is there, the test builds again in it (nothing left to compile if nothing changed)
+/// rather than compiling MediaGraph in debug while the other tests take both cores.
 struct CustomFilterPackageTests {
-    static let exampleURL = "https://github.com/mediagraph/MediaGraph.git"
-
     @Test(.timeLimit(.minutes(20)))
     func exampleBuildsAgainstATaggedCloneAndMatchesFFmpeg() throws {
         let dir = CLI.tempDir()
@@ -24,24 +25,18 @@ struct CustomFilterPackageTests {
             return r
         }
 
-        // MediaGraph as a user's dependency: a clone of this checkout, tagged 1.0.0.
-        let clone = dir + "/MediaGraph"
-        try run("git", ["clone", "--quiet", "--no-local", "--depth", "1", "file://" + CLI.root, clone])
-        try run("git", ["-C", clone, "tag", "1.0.0"])
-
-        // The example, copied out of the checkout, with the URL it names pointed at the clone.
-        let example = dir + "/CustomFilter"
-        try FileManager.default.createDirectory(atPath: example, withIntermediateDirectories: true)
-        for item in ["Package.swift", "Sources"] {
-            try FileManager.default.copyItem(atPath: CLI.root + "/Examples/CustomFilter/" + item, toPath: example + "/" + item)
-        }
-        try run("swift", ["package", "--package-path", example, "config", "set-mirror",
-                          "--original", Self.exampleURL, "--mirror", "file://" + clone])
+        let head = try run("git", ["-C", CLI.root, "rev-parse", "HEAD"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
+        let early = CLI.root + "/.build/example-check"
+        let builtEarly = (try? String(contentsOfFile: early + "/commit", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == head
+        let built = builtEarly ? early : dir + "/build"
+        if !builtEarly { try run(CLI.root + "/scripts/build-example.sh", [built]) }
+        let example = built + "/CustomFilter"
         // No shared repository cache: each run's clone is new, and caching it would only grow the cache.
         try run("swift", ["build", "--package-path", example, "--disable-dependency-cache"])
         let resolved = try String(contentsOfFile: example + "/Package.resolved", encoding: .utf8)
         #expect(resolved.contains("\"version\" : \"1.0.0\""), "MediaGraph not resolved by version:\n\(resolved)")
         #expect(resolved.contains("swift-argument-parser"), "swift-argument-parser not resolved:\n\(resolved)")
+        #expect(resolved.contains(head), "MediaGraph resolved at another commit than HEAD \(head):\n\(resolved)")
 
         // Three small testsrc2 frames through the example's graph and through ffmpeg's lutrgb.
         let (w, h, level) = (96, 64, 100)
