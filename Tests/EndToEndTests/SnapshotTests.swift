@@ -161,6 +161,20 @@ import Testing
             #expect(r.status != 0)
             #expect(r.stderr.contains("snap") && r.stderr.contains(c.message), "\(r.stderr)")
         }
+        // a WebP wider than libwebp's 16383, refused when the graph is validated (it was refused
+        // at the first picture), for snapshot and imageseqsink alike
+        for sink in [#""type": "snapshot", "params": { "path": "s.webp", "times": [0] }"#,
+                     #""type": "imageseqsink", "params": { "path": "s-%d.webp" }"#] {
+            let wide = CLI.writeGraph("""
+            { "nodes": { "src": { "type": "testsrc", "params": { "width": 16384, "height": 2, "frames": 1, "format": "rgba" } },
+                         "snap": { \(sink) } },
+              "chains": [["src", "snap"]] }
+            """, in: dir)
+            let refused = try CLI.mediagraph("validate", wide)
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("node 'snap'") && refused.stderr.contains("a WebP is at most 16383 pixels per side; the picture would be 16384x2"),
+                    "\(refused.stderr)")
+        }
         // an existing file that is not a FIFO
         FileManager.default.createFile(atPath: dir + "/plain", contents: Data("x".utf8))
         let g = CLI.writeGraph("""

@@ -26,6 +26,16 @@ public final class StillImageEncoder {
     private let qscaleLambda: Int32
     public private(set) var picturesEncoded = 0
 
+    /// Why pictures of `source` frames with `settings` cannot be written, or nil: a WebP is at
+    /// most 16383 pixels per side (libwebp refuses more, and only at the first picture), under
+    /// the 16384 every frame may have. Sinks call this when the graph is validated.
+    public static func sizeProblem(_ settings: StillImageSettings, source: VideoFormat) -> String? {
+        let width = settings.width ?? source.width, height = settings.height ?? source.height
+        let limit = WebPAnimationEncoder.maxSide
+        guard settings.format == .webp, width > limit || height > limit else { return nil }
+        return "a WebP is at most \(limit) pixels per side; the picture would be \(width)x\(height) (give 'width' and 'height', or add a scale node)"
+    }
+
     /// Opens the encoder. Fails with a `CodecError` naming the setting when a value is out of
     /// range or the library lacks the encoder (`libwebp` is optional in ffmpeg builds).
     public init(settings: StillImageSettings, source: VideoFormat) throws {
@@ -52,6 +62,9 @@ public final class StillImageEncoder {
         }
         if let problem = MediaLimits.frameSizeProblem(width: source.width, height: source.height) {
             throw CodecError(.invalidInput, component: component, message: "frame \(problem)")
+        }
+        if let problem = Self.sizeProblem(settings, source: source) {
+            throw CodecError(.invalidSetting, component: component, message: problem)
         }
         let target = Self.targetPixelFormat(settings, source: source.pixelFormat)
         guard let codec = avcodec_find_encoder_by_name(settings.format.encoderName) else {

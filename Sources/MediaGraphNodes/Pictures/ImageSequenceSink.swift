@@ -39,6 +39,7 @@ public final class ImageSequenceSink: RegisteredNode, VideoNode {
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         format = inputs[0].format.video
+        if let format, let problem = StillImageEncoder.sizeProblem(settings, source: format) { throw NodeFailure(problem) }
         return []
     }
 
