@@ -20,7 +20,7 @@ enum PicturesBench {
             "-f", "lavfi", "-i", "testsrc2=size=1920x1080:rate=25", "-t", "60",
             "-c:v", "libx264", "-preset", "ultrafast", "-g", "250", "-pix_fmt", "yuv420p"]) else { return nil }
         let list = FileBench.cacheDirectory + "/minute-x60.txt"
-        FileManager.default.createFile(atPath: list, contents: Data(String(repeating: "file '\(minute)'\n", count: 60).utf8))
+        _ = FileManager.default.createFile(atPath: list, contents: Data(String(repeating: "file '\(minute)'\n", count: 60).utf8))
         let made = FileBench.cached(name, ffmpeg: ["-f", "concat", "-safe", "0", "-i", list, "-c", "copy"])
         print(String(format: "  generating the 1-hour input took %.0f s (load %@)", Date().timeIntervalSince(start), FileBench.loadAverage))
         return made

@@ -12,9 +12,9 @@ import Testing
     static func screenshot(_ picture: String, width: Int, height: Int, in dir: String) throws -> [UInt8] {
         let page = dir + "/page.html"
         let name = (picture as NSString).lastPathComponent
-        FileManager.default.createFile(atPath: page, contents: Data("""
+        #expect(FileManager.default.createFile(atPath: page, contents: Data("""
             <html><body style="margin:0;background:#000"><img src="\(name)"></body></html>
-            """.utf8))
+            """.utf8)))
         try CLI.run(chromium!, ["--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars", "--force-device-scale-factor=1",
                                 "--user-data-dir=\(dir)/profile", "--screenshot=\(dir)/shot.png", "--window-size=\(width),\(height)",
                                 "file://" + page])

@@ -171,7 +171,7 @@ import Testing
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25", "-frames:v", "10", "-pix_fmt", "yuv420p", dir + "/in.y4m"])
         // a y4m cut in the middle of a frame: the source fails after some frames were written
         let data = FileManager.default.contents(atPath: dir + "/in.y4m")!
-        FileManager.default.createFile(atPath: dir + "/cut.y4m", contents: data.prefix(data.count - 1000))
+        #expect(FileManager.default.createFile(atPath: dir + "/cut.y4m", contents: data.prefix(data.count - 1000)))
         let g = CLI.writeGraph("""
         { "nodes": { "src": { "type": "y4msrc", "params": { "path": "cut.y4m" } },
                      "out": { "type": "gif", "params": { "path": "out.gif" } } },

@@ -58,7 +58,7 @@ import Testing
 
     @Test func aFileThatIsNotAnImageFailsValidationNamingNodeAndFile() throws {
         let dir = CLI.tempDir()
-        FileManager.default.createFile(atPath: dir + "/junk.png", contents: Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) }))
+        #expect(FileManager.default.createFile(atPath: dir + "/junk.png", contents: Data((0..<300).map { UInt8(truncatingIfNeeded: $0 &* 7) })))
         let g = Self.graph("junk.png", in: dir)
         let r = try CLI.mediagraph("validate", g)
         #expect(r.status != 0)
@@ -72,7 +72,7 @@ import Testing
         try Self.makeImage(dir + "/full.png", codec: ["-c:v", "png"], pixfmt: "rgba")
         let bytes = FileManager.default.contents(atPath: dir + "/full.png") ?? Data()
         // the header and the start of the pixel data, no more
-        FileManager.default.createFile(atPath: dir + "/cut.png", contents: bytes.prefix(bytes.count / 3))
+        #expect(FileManager.default.createFile(atPath: dir + "/cut.png", contents: bytes.prefix(bytes.count / 3)))
         let g = Self.graph("cut.png", params: #", "duration": 1"#, in: dir)
         let r = try CLI.mediagraph("run", "--quiet", g)
         #expect(r.status == 2, "\(r.stderr)")

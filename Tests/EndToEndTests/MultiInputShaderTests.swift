@@ -20,7 +20,7 @@ import Testing
         try shader.write(toFile: dir + "/s.glsl", atomically: true, encoding: .utf8)
         var nodes: [String] = [], chains: [String] = []
         for (k, bytes) in inputs.enumerated() {
-            FileManager.default.createFile(atPath: "\(dir)/i\(k).raw", contents: Data(bytes))
+            #expect(FileManager.default.createFile(atPath: "\(dir)/i\(k).raw", contents: Data(bytes)))
             nodes.append("\"s\(k)\": { \"type\": \"rawsrc\", \"params\": { \"path\": \"\(dir)/i\(k).raw\", \"width\": \(width), \"height\": \(height), \"format\": \"rgba\" } }")
             chains.append("[\"s\(k)\", \"f.in\(k == 0 ? "" : String(k))\"]")
         }

@@ -176,7 +176,7 @@ import Testing
                     "\(refused.stderr)")
         }
         // an existing file that is not a FIFO
-        FileManager.default.createFile(atPath: dir + "/plain", contents: Data("x".utf8))
+        #expect(FileManager.default.createFile(atPath: dir + "/plain", contents: Data("x".utf8)))
         let g = CLI.writeGraph("""
         { "nodes": { "src": { "type": "testsrc", "params": { "width": 64, "height": 48, "frames": 2 } },
                      "snap": { "type": "snapshot", "params": { "path": "s.png", "control": "plain" } } },

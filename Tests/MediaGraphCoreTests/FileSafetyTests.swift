@@ -31,7 +31,7 @@ import Testing
         let out = dir + "/out.mp4"
         func plant(_ name: String, ageSeconds: Double) -> String {
             let p = dir + "/" + name
-            FileManager.default.createFile(atPath: p, contents: Data("x".utf8))
+            #expect(FileManager.default.createFile(atPath: p, contents: Data("x".utf8)))
             try? FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -ageSeconds)], ofItemAtPath: p)
             return p
         }

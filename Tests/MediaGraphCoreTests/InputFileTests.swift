@@ -17,7 +17,7 @@ import Testing
 
     static func file(_ bytes: [UInt8]) -> String {
         let path = NSTemporaryDirectory() + "mg-input-" + UUID().uuidString
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 

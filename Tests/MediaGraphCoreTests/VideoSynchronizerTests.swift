@@ -105,7 +105,7 @@ import Testing
         var written: [UnsafeMutablePointer<UInt8>] = []
         let emit: (borrowing SyncedFrames) throws -> Void = { s in
             #expect(s.buffer(1) != nil)
-            guard var w = s.takeFirst() else { Issue.record("no first frame"); return }
+            guard let w = s.takeFirst() else { Issue.record("no first frame"); return }
             #expect(s.buffer(0) == nil, "taken")
             written.append(w.planes!.data(0))
             w.planes!.data(0)[1] = 7

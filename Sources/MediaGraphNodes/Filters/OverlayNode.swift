@@ -128,7 +128,7 @@ public final class OverlayNode: RegisteredNode, SynchronizedVideoNode {
 
     public func process(synced: borrowing SyncedFrames, output: NodeOutput) throws {
         guard let kernel else { throw NodeFailure("overlay: not configured") }
-        guard var frame = synced.takeFirst() else { return }
+        guard let frame = synced.takeFirst() else { return }
         if let over = synced.buffer(1), let main = frame.planes {
             let picture = try overlayPicture(over)
             let w = picture.width, h = picture.height

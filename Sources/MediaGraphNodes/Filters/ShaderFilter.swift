@@ -156,7 +156,7 @@ public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
     /// Several inputs: one output frame per set of synchronised frames.
     public func process(synced: borrowing SyncedFrames, output: NodeOutput) throws {
         guard let outFormat else { throw NodeFailure("shader: not configured") }
-        var out = synced.newFrame(outFormat)
+        let out = synced.newFrame(outFormat)
         try ShaderFilter.run(kernel, synced: synced, into: out.planes!, sources: &sources, blanks: &blanks, formats: inputFormats, threads: threads)
         try output.send(consume out)
     }

@@ -106,7 +106,7 @@ public final class StackNode: RegisteredNode, SynchronizedVideoNode {
 
     public func process(synced: borrowing SyncedFrames, output: NodeOutput) throws {
         guard let outFormat else { throw NodeFailure("stack: not configured") }
-        var frame = synced.newFrame(outFormat)
+        let frame = synced.newFrame(outFormat)
         let dst = frame.planes!
         for k in 0..<synced.count {
             let o = origins[k], size = sizes[k]

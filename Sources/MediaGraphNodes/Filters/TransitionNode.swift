@@ -78,7 +78,7 @@ public final class TransitionNode: RegisteredNode, SynchronizedVideoNode {
             return try output.send(consume w)
         }
         try kernel.setUniform("progress", Float(progress))
-        var out = synced.newFrame(outFormat)
+        let out = synced.newFrame(outFormat)
         try ShaderFilter.run(kernel, synced: synced, into: out.planes!, sources: &sources, blanks: &blanks, formats: inputFormats, threads: threads)
         try output.send(consume out)
     }

@@ -55,7 +55,7 @@ extension ConcatNode {
                 return try output.send(crossfade!.mix(buffer, pts: pts), port: 1)
             }
             if clip < clips.count - 1 {
-                for (b, p) in crossfade!.hold(stampedAudio(buffer, pts: pts), pts: pts) { try output.send(b, port: 1) }
+                for (b, _) in crossfade!.hold(stampedAudio(buffer, pts: pts), pts: pts) { try output.send(b, port: 1) }
                 return
             }
         }
