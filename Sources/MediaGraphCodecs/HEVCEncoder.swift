@@ -22,7 +22,7 @@ public final class HEVCEncoder: VideoEncoder {
     public init(settings: HEVCSettings, format: VideoFormat, timeBase: Rational) throws {
         try Self.validate(settings: settings, format: format)
         self.settings = settings
-        core = try LibavVideoEncoder(encoderName: "libx265", component: "hevc", options: settings.libavOptions,
+        core = try LibavVideoEncoder(encoderName: "libx265", component: "hevc", options: settings.libavOptions(width: format.width),
                                      format: format, timeBase: timeBase, frameRate: format.frameRate)
         let all = core.headerUnits
         func units(_ type: UInt8) -> [[UInt8]] { all.filter { (($0.first ?? 0) >> 1) & 0x3f == type } }

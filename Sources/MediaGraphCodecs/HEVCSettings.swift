@@ -29,6 +29,13 @@ public struct HEVCSettings: Hashable, Sendable {
 
     /// Checks everything that can be checked without opening the library, for frames of the
     /// given size and pixel format (yuv420p for Main, yuv420p10le for Main 10).
+    /// Frames narrower than this make libx265 3.5 (Debian 12's) write past the end of its
+    /// lookahead's buffers in `Lookahead::cuTree` (fewer than four 8x8 blocks across its half-size
+    /// copy; valgrind shows it from 16 to 48 pixels wide, at any height, preset or bit depth, and
+    /// glibc aborts on the damage at some sizes, 40x30 among them). With x265's CU-tree off it
+    /// does not, so below this width the encoder runs with `cutree=0`.
+    public static let narrowestWithCuTree = 50
+
     public func validate(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws {
         let check = SettingChecks(component: "hevc")
         try check.pixelFormat(pixelFormat, HEVCEncoder.pixelFormats)
@@ -41,9 +48,25 @@ public struct HEVCSettings: Hashable, Sendable {
         try check.range("threads", threads, 0...256)
         try check.keyValueList("x265-params", x265Params)
         try check.frameSize(width: width, height: height)
+        if width < Self.narrowestWithCuTree, let asked = cuTreeAsked, asked {
+            throw CodecError.setting("hevc", "x265-params", expected: "no cutree on frames narrower than \(Self.narrowestWithCuTree) pixels (libx265 3.5 writes outside its buffers there)",
+                                     found: "cutree on \(width)x\(height) frames")
+        }
     }
 
-    var libavOptions: [(String, String)] {
+    /// What the x265 params say about the CU-tree: true or false when one of `cutree`,
+    /// `cutree=…` or `no-cutree` is there (the last wins, as in x265), nil when none is.
+    var cuTreeAsked: Bool? {
+        var asked: Bool?
+        for item in (x265Params ?? "").split(separator: ":") {
+            let parts = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+            if parts[0] == "no-cutree" { asked = false }
+            if parts[0] == "cutree" { asked = parts.count == 1 || !["0", "false", "no", "off"].contains(parts[1]) }
+        }
+        return asked
+    }
+
+    func libavOptions(width: Int) -> [(String, String)] {
         var o: [(String, String)] = [("preset", preset)]
         if let crf { o.append(("crf", String(crf))) }
         if let bitrate { o.append(("b", String(bitrate * 1000))) }
@@ -54,6 +77,7 @@ public struct HEVCSettings: Hashable, Sendable {
         // x265 prints its banner and statistics to stderr itself; keep it to errors.
         params.append("log-level=error")
         if let x265Params, !x265Params.isEmpty { params.append(x265Params) }
+        if width < Self.narrowestWithCuTree { params.append("cutree=0") }
         o.append(("x265-params", params.joined(separator: ":")))
         return o
     }

@@ -34,10 +34,13 @@ enum CLI {
         var out: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    /// Runs a program to completion; `stdin` is a file to feed, if any.
+    /// Runs a program to completion; `stdin` is a file to feed, if any; `environment` is added to
+    /// this process's.
     @discardableResult
-    static func run(_ program: String, _ args: [String], stdin: String? = nil, cwd: String? = nil) throws -> Result {
+    static func run(_ program: String, _ args: [String], stdin: String? = nil, cwd: String? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let p = Process()
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         p.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
         p.arguments = program.hasPrefix("/") ? args : [program] + args
         if let cwd { p.currentDirectoryURL = URL(fileURLWithPath: cwd) }
