@@ -70,6 +70,33 @@ import Testing
         try? FileManager.default.removeItem(atPath: dir)
     }
 
+    /// A clip whose audio ends inside its overlap with the previous clip (0.1 s of audio, 1.6 s of
+    /// video, 0.4 s overlap) was refused as "lasts 1.6 s, shorter than the 'overlap' of 0.4 s".
+    /// Its audio is now padded with silence as far as the crossfade needs (to the clip's end when
+    /// it is not the last, as without overlap): the samples are ffmpeg's acrossfade of the clips
+    /// with that clip's audio padded by apad.
+    @Test(arguments: [false, true])
+    func audioEndingInsideTheOverlapFadesOverSilence(middle: Bool) throws {
+        let dir = CLI.tempDir()
+        try Self.makeClip("a", frames: 50, samples: 96_000, tone: 440, in: dir)
+        try Self.makeClip("b", frames: 40, samples: 4_800, tone: 660, in: dir)
+        try Self.makeClip("c", frames: 25, samples: 48_000, tone: 550, in: dir)
+        let clips = middle ? ["a", "b", "c"] : ["a", "b"]
+        let r = try CLI.mediagraph("run", "--quiet", Self.graph(clips: clips, params: "\"overlap\": 0.4", in: dir))
+        #expect(r.status == 0, "\(r.stderr)")
+        let mix = middle ? "[1:a]apad=whole_len=76800[b];[0:a][b]acrossfade=d=0.4[ab];[ab][2:a]acrossfade=d=0.4[a]"
+                         : "[1:a]apad=whole_len=19200[b];[0:a][b]acrossfade=d=0.4[a]"
+        let f = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/a.nut", "-i", dir + "/b.nut", "-i", dir + "/c.nut",
+                                       "-filter_complex", mix, "-map", "[a]", "-f", "s16le", dir + "/ff.pcm"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let ours = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: dir + "/a.out"))) ?? Data())
+        let theirs = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: dir + "/ff.pcm"))) ?? Data())
+        #expect(ours.count == (middle ? 96_000 + 76_800 - 19_200 + 48_000 - 19_200 : 96_000) * 4)
+        #expect(ours.count == theirs.count)
+        #expect(ours == theirs, "audio differs from ffmpeg's acrossfade of the padded clip")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
     /// Six clips of different lengths (audio sometimes longer than video) joined with 0.12 s
     /// overlaps: clip k+1 starts 0.12 s before clip k ends (the longer of its video and audio), so
     /// the output lasts the sum less 5 overlaps; every frame time is the formula's, audio chunks

@@ -26,6 +26,9 @@ struct ConcatCrossfade {
     /// Whether the next clip's samples are still being mixed with the previous clip's tail.
     var isMixing: Bool { !tail.isEmpty && mixed < overlap }
 
+    /// Samples of the held tail not yet mixed with the next clip's.
+    var leftToMix: Int { isMixing ? overlap - mixed : 0 }
+
     /// Holds a buffer of a clip that a transition follows; returns the buffers that are now
     /// certainly before its last `overlap` samples, to send.
     mutating func hold(_ buffer: SampleBuffer, pts: Int64) -> [(buffer: SampleBuffer, pts: Int64)] {

@@ -75,6 +75,16 @@ extension ConcatNode {
         }
     }
 
+    /// The current clip has ended with its audio inside its overlap with the previous clip while
+    /// the clip itself (its video) lasts past the overlap: silence finishes the crossfade, as the
+    /// padding after a clip's short audio would (the last clip gets no such padding, but the
+    /// previous clip's tail still fades out over the overlap).
+    func finishCrossfadeWithSilence(output: NodeOutput) throws {
+        guard current > 0, let left = crossfade?.leftToMix, left > 0,
+              timeline.silence(to: timeline.clipEnd) >= Int64(left) else { return }
+        try sendSilence(Int64(left), output: output)
+    }
+
     /// The current clip has ended: its overlap with the previous clip must be over.
     func endOverlapOfCurrentClip() throws {
         guard current > 0 else { return }

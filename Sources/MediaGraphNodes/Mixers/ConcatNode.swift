@@ -134,6 +134,7 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     func advance(output: NodeOutput) throws {
         while current < clips.count && clips.inputs(of: current).allSatisfy({ ended[$0] }) {
             let last = current == clips.count - 1
+            try finishCrossfadeWithSilence(output: output)
             try endOverlapOfCurrentClip()
             let end = timeline.clipEnd
             if !last {
