@@ -66,4 +66,17 @@ import Testing
                                    to: AudioFormat(sampleFormat: .f32, sampleRate: 48000, channels: 2, channelLayout: .surround51))
         }
     }
+
+    /// Mono to 64 channels of no layout: libswresample cannot know where the channel goes and
+    /// refuses, saying why only through av_log. The error carries its words (before, they went
+    /// to stderr as a stray "[SWR @ 0x…]" line and the error said only "Invalid argument").
+    @Test func aRefusalCarriesLibswresamplesReason() throws {
+        do {
+            _ = try AudioResampler(from: AudioFormat(sampleFormat: .f32planar, sampleRate: 48000, channels: 1, channelLayout: .mono),
+                                   to: AudioFormat(sampleFormat: .f32planar, sampleRate: 48000, channels: 64))
+            Issue.record("converted mono to 64 channels of no layout")
+        } catch let error as CodecError {
+            #expect("\(error)".contains("Rematrix is needed between mono and 64 channels"), "\(error)")
+        }
+    }
 }

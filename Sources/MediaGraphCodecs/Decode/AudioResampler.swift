@@ -79,6 +79,8 @@ public final class AudioResampler {
     }
 
     private func open(sourceFormat: Int32, sourceRate: Int, sourceLayout: UnsafeMutablePointer<AVChannelLayout>) throws {
+        // libswresample says why it refuses only through av_log (which would print it to stderr)
+        LibraryLog.install()
         var outLayout = AVChannelLayout()
         LibavFormats.setChannelLayout(&outLayout, destination.channelLayout, channels: destination.channels)
         defer { av_channel_layout_uninit(&outLayout) }
@@ -90,8 +92,10 @@ public final class AudioResampler {
         }
         context = ctx
         let initialized = swr_init(ctx)
+        let logged = LibraryLog.take(for: UnsafeMutableRawPointer(ctx))
         guard initialized >= 0 else {
-            throw CodecError(.openFailed, component: component, message: "libswresample cannot convert \(source) to \(destination) (\(LibraryLog.describe(initialized)))")
+            let why = logged.last.map { ": \($0)" } ?? ""
+            throw CodecError(.openFailed, component: component, message: "libswresample cannot convert \(source) to \(destination)\(why) (\(LibraryLog.describe(initialized)))")
         }
     }
 
