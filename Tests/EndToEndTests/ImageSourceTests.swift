@@ -79,4 +79,26 @@ import Testing
         #expect(r.stderr.contains("node 'img' (imagesrc): '\(dir)/cut.png': the png image's size cannot be read: the file is truncated or damaged"), "\(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.raw"))
     }
+
+    /// An animated WebP (made by ffmpeg's libwebp encoder) is a file libavcodec 5.1 cannot decode
+    /// and libavformat gives no size: it was reported as truncated or damaged. Both picture
+    /// sources now say what it is; the still WebP beside it reads.
+    @Test func anAnimatedWebPIsNamedAsSuch() throws {
+        let dir = CLI.tempDir()
+        let made = try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=s=32x24:rate=5", "-frames:v", "3",
+                                          "-c:v", "libwebp", "-loop", "0", dir + "/anim.webp"])
+        #expect(made.status == 0, "\(made.stderr)")
+        let r = try CLI.mediagraph("validate", Self.graph("anim.webp", params: #", "duration": 1"#, in: dir))
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("node 'img' (imagesrc): '\(dir)/anim.webp' is an animated WebP, which libavcodec cannot decode"), "\(r.stderr)")
+        let seq = CLI.writeGraph("""
+        { "nodes": { "seq": { "type": "imageseq", "params": { "path": "anim*.webp" } }, "out": { "type": "nullsink" } },
+          "chains": [["seq", "out"]] }
+        """, in: dir, name: "seq.json")
+        let s = try CLI.mediagraph("validate", seq)
+        #expect(s.status == 2)
+        #expect(s.stderr.contains("node 'seq' (imageseq): cannot read the first picture: '") && s.stderr.contains("is an animated WebP"), "\(s.stderr)")
+        try Self.makeImage(dir + "/still.webp", codec: ["-c:v", "libwebp", "-lossless", "1"], pixfmt: "yuva420p")
+        #expect(try CLI.mediagraph("validate", Self.graph("still.webp", params: #", "duration": 1"#, in: dir)).status == 0)
+    }
 }
