@@ -192,6 +192,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             target -= 3 * 1_000_000 / 23
         }
         do { try demuxer.seek(toMicroseconds: target) } catch let e as DemuxError { throw NodeFailure(e.message) }
+        try settleOnKeyFrame(target: target, start: (demuxer.container.startTime ?? 0) + trim.startMicros)
     }
 
     /// In a file whose timestamps may jump (MPEG-TS …) and without a trim, zero is the earliest
