@@ -36,6 +36,10 @@ public struct HEVCSettings: Hashable, Sendable {
     /// does not, so below this width the encoder runs with `cutree=0`.
     public static let narrowestWithCuTree = 50
 
+    /// libx265 refuses pictures less than 16 pixels wide or high ("Image size is too small"),
+    /// whatever its CTU and CU sizes: refused here too, when the graph is checked.
+    public static let smallestSide = 16
+
     public func validate(width: Int, height: Int, pixelFormat: PixelFormat = .yuv420p) throws {
         let check = SettingChecks(component: "hevc")
         try check.pixelFormat(pixelFormat, HEVCEncoder.pixelFormats)
@@ -48,6 +52,10 @@ public struct HEVCSettings: Hashable, Sendable {
         try check.range("threads", threads, 0...256)
         try check.keyValueList("x265-params", x265Params)
         try check.frameSize(width: width, height: height)
+        if width < Self.smallestSide || height < Self.smallestSide {
+            throw CodecError.setting("hevc", width < Self.smallestSide ? "width" : "height",
+                                     expected: "at least \(Self.smallestSide) pixels a side (libx265's smallest picture)", found: "\(width)x\(height)")
+        }
         if width < Self.narrowestWithCuTree, let asked = cuTreeAsked, asked {
             throw CodecError.setting("hevc", "x265-params", expected: "no cutree on frames narrower than \(Self.narrowestWithCuTree) pixels (libx265 3.5 writes outside its buffers there)",
                                      found: "cutree on \(width)x\(height) frames")

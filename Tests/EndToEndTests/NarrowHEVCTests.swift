@@ -56,4 +56,18 @@ import Testing
         #expect(r.status == 2)
         #expect(r.stderr.contains("'enc'") && r.stderr.contains("x265-params") && r.stderr.contains("narrower than 50"), "\(r.stderr)")
     }
+
+    /// libx265 opens nothing under 16 pixels a side; that was found only when the first frame
+    /// came (exit 1), now when the graph is checked.
+    @Test func picturesUnderSixteenPixelsAreRefusedAtValidation() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "frames": 2, "width": 64, "height": 14 } },
+                     "enc": { "type": "hevc" }, "out": { "type": "nullsink" } },
+          "chains": [["src", "enc", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("validate", g)
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("'enc'") && r.stderr.contains("'height'") && r.stderr.contains("at least 16 pixels a side") && r.stderr.contains("64x14"), "\(r.stderr)")
+    }
 }
