@@ -63,4 +63,22 @@ import Testing
         #expect(frames == (try Self.trimReference(input, start: start, frames: 15)))
         try? FileManager.default.removeItem(atPath: dir)
     }
+
+    /// `thumbnails` seeks the same way: on the TS it took each picture from the GOP after the
+    /// point's (seek past the wanted key frame, frames dropped up to the next), and the last point
+    /// found none ("2 of 3 pictures: the file has too few frames").
+    @Test func thumbnailsOfATSTakeEachPointsOwnGOP() throws {
+        let dir = CLI.tempDir()
+        let input = try Self.makeTS(dir)
+        let r = try CLI.mediagraph("thumbnails", input, "--count", "3", "--output", dir + "/t-%d.png")
+        #expect(r.status == 0 && !r.stderr.contains("too few"), "\(r.stderr)")
+        let times = r.out.split(separator: "\n").compactMap { Double($0.split(separator: "\t").last ?? "") }
+        #expect(times.count == 3, "\(r.out)")
+        // each from the 0.5 s GOP that holds the middle of its third of the 3 s file
+        for (i, t) in times.enumerated() {
+            let middle = 3.0 * (Double(i) + 0.5) / 3
+            #expect(t <= middle && t > middle - 0.55, "picture \(i) at \(t) s for the point at \(middle) s")
+        }
+        try? FileManager.default.removeItem(atPath: dir)
+    }
 }

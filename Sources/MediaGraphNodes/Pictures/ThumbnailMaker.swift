@@ -54,14 +54,15 @@ public enum ThumbnailMaker {
         for i in 0..<options.count {
             if stop.isSet { throw NodeFailure("thumbnails: stopped") }
             let target = start + Int64((Double(duration) * (Double(i) + 0.5) / Double(options.count)).rounded())
-            try demuxer.seek(toMicroseconds: target)
+            // a key frame at or before the target also where the format has no index (MPEG-TS)
+            var readAhead = try demuxer.seek(toMicroseconds: target, keyFrameAtOrBefore: target, video: info)[...]
             let decoder = try VideoDecoder(input: encoded, threads: 1)
             var best: (frame: SampleBuffer, check: ThumbnailFrameCheck)?
             var chosen: SampleBuffer?
             var looked = 0
             // the seek landed on a GOP an earlier point took from: go on to this point's time
             var catchingUp = false
-            reading: while let packet = try demuxer.read() {
+            reading: while let packet = try readAhead.popFirst() ?? demuxer.read() {
                 // a key frame after the first frame looked at ends the GOP
                 if packet.isKeyFrame && looked > 0 && best != nil { break }
                 try packet.bytes.withUnsafeBytes { try decoder.send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame) }

@@ -191,8 +191,17 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         if !demuxer.container.seeksByPresentationTime && demuxer.streams.contains(where: { $0.videoDelay > 0 }) {
             target -= 3 * 1_000_000 / 23
         }
-        do { try demuxer.seek(toMicroseconds: target) } catch let e as DemuxError { throw NodeFailure(e.message) }
-        try settleOnKeyFrame(target: target, start: (demuxer.container.startTime ?? 0) + trim.startMicros)
+        // the first video stream read begins at a key frame at or before the start, also in
+        // formats without an index (Demuxer+KeyFrameSeek)
+        let start = (demuxer.container.startTime ?? 0) + trim.startMicros
+        let video = streams.first { $0.isActive && $0.description.info.kind == .video }?.description.info
+        do {
+            if let video {
+                lookahead = try demuxer.seek(toMicroseconds: target, keyFrameAtOrBefore: start, video: video)
+            } else {
+                try demuxer.seek(toMicroseconds: target)
+            }
+        } catch let e as DemuxError { throw NodeFailure(e.message) }
     }
 
     /// In a file whose timestamps may jump (MPEG-TS …) and without a trim, zero is the earliest
