@@ -55,6 +55,12 @@ import Testing
         Case(name: "H.264 in MPEG-TS, its audio not read", file: "in.ts",
              make: video25 + tone + ["-t", "1", "-shortest", "-c:v", "libx264", "-bf", "2", "-c:a", "aac"],
              streams: [Stream(port: "video", map: "0:v:0")], frames: 25),
+        // uncompressed video says its pixel format only in the container: the rawvideo decoder
+        // refused to open without it ("Invalid pixel format")
+        Case(name: "uncompressed yuv444p in Y4M", file: "in.y4m", make: video25 + ["-t", "1", "-pix_fmt", "yuv444p"],
+             streams: [Stream(port: "video", map: "0:v:0")], frames: 25),
+        Case(name: "uncompressed bgra in AVI", file: "in.avi", make: video25 + ["-t", "1", "-c:v", "rawvideo", "-pix_fmt", "bgra"],
+             streams: [Stream(port: "video", map: "0:v:0")], frames: 25),
         Case(name: "fragmented MP4", file: "in.mp4",
              make: video25 + tone + ["-t", "1", "-shortest", "-c:v", "libx264", "-bf", "2", "-g", "10", "-c:a", "aac",
                                      "-movflags", "frag_keyframe+empty_moov+default_base_moof"],

@@ -99,6 +99,9 @@ public final class VideoDecoder {
         let ctx = try DecoderContext.allocate(decoder, extradata: input.extradata, timeBase: input.timeBase, component: component)
         ctx.pointee.width = Int32(input.raw.width)
         ctx.pointee.height = Int32(input.raw.height)
+        // uncompressed video (Y4M, AVI, NUT… read by filesrc) says its layout only in the
+        // container: libavcodec's rawvideo decoder refuses to open without the pixel format
+        if let layout = input.uncompressedLayout { ctx.pointee.pix_fmt = av_get_pix_fmt(layout) }
         if let sar = DecoderContext.avRational(input.raw.sampleAspect) { ctx.pointee.sample_aspect_ratio = sar }
         if let fr = DecoderContext.avRational(input.raw.frameRate) { ctx.pointee.framerate = fr }
         // pictures beyond the limits are refused by libavcodec itself (a hostile header must not

@@ -151,12 +151,17 @@ public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// Time base of the packets' pts/dts.
     public var timeBase: Rational
     public var extradata: [UInt8]
+    /// Uncompressed video (codec `rawvideo`: Y4M, AVI, NUT…): libavutil's name of its pixel
+    /// format, which only the container says and a decoder needs; nil otherwise. It can differ
+    /// from `raw.pixelFormat`, the nearest format MediaGraph decodes it to.
+    public var uncompressedLayout: String?
 
-    public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = []) {
+    public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = [], uncompressedLayout: String? = nil) {
         self.codec = codec
         self.raw = raw
         self.timeBase = timeBase
         self.extradata = extradata
+        self.uncompressedLayout = uncompressedLayout
     }
 
     public init(codec: Codec, width: Int, height: Int, frameRate: Rational, timeBase: Rational) {

@@ -48,7 +48,8 @@ public enum ThumbnailMaker {
         var sheet = try options.sheetPath.map {
             try ThumbnailSheet(path: $0, count: options.count, columns: options.columns, tile: size, source: source, quality: options.quality)
         }
-        let encoded = EncodedVideoFormat(codec: info.codec, raw: source, timeBase: info.timeBase, extradata: info.extradata)
+        let encoded = EncodedVideoFormat(codec: info.codec, raw: source, timeBase: info.timeBase, extradata: info.extradata,
+                                         uncompressedLayout: info.uncompressedLayout)
         var report = ThumbnailReport()
         var lastPTS = Int64.min
         for i in 0..<options.count {

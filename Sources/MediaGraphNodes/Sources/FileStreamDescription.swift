@@ -79,7 +79,8 @@ struct FileStreamDescription {
         self.stripsADTS = strips
         self.warning = warning
         if info.kind == .video {
-            format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata))
+            format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata,
+                                                      uncompressedLayout: info.uncompressedLayout))
         } else {
             format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata))
         }
