@@ -43,8 +43,9 @@ extension Demuxer {
             // one not found within the read-ahead limit does not
             let limitReached = packets.count >= Self.keyFrameSearchPackets || bytes >= Self.keyFrameSearchBytes
             if !sawVideo || keyTime.map({ $0 <= start }) == true || beforeFileStart || key == nil && limitReached {
-                // the video packets before the key frame go (all of them when none came)
-                let cut = key ?? packets.count
+                // the video packets before the key frame go; with no key frame at all (a stream
+                // whose packets carry no key flags) none do, as before this search
+                let cut = key ?? 0
                 return packets.enumerated().filter { $0.offset >= cut || $0.element.streamIndex != video.index }.map(\.element)
             }
             back = back == 0 ? 1_000_000 : 2 * back
