@@ -526,6 +526,30 @@ import Testing
         }
     }
 
+    /// A trim that ends before a stream's first packet (an MKV whose video starts 0.2 s after
+    /// its audio): the sink's "never received a sample" comes after a warning that names the trim
+    /// and the stream's first time, as ffprobe reads it.
+    @Test func trimEndingBeforeAStreamBeginsSaysSo() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(["-itsoffset", "0.2", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25", "-f", "lavfi", "-i", "sine=sample_rate=48000",
+                         "-t", "1", "-c:v", "libx264", "-c:a", "aac", dir + "/in.mkv"])
+        let starts = try CLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=start_time", "-of", "csv=p=0", dir + "/in.mkv"])
+            .out.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+        #expect(starts.count == 2 && starts[1] == 0, "\(starts)")
+        let videoStart = String(format: "%.3f", starts.first ?? 0)
+        let g = CLI.writeGraph(Self.copyGraph("in.mkv", "out.mp4", audio: false, params: ", \"end\": 0.2"), in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("warning: node 'in' (filesrc): stream 'video' of '\(dir)/in.mkv' gave nothing: its first packet is at \(videoStart) s, not before the trim's end at 0.200 s; move 'end' or 'duration' past it\nerror: node 'mux' (mp4): mp4 muxer: track 1 (video h264) never received a sample"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
+
+        let counted = CLI.writeGraph(Self.copyGraph("in.mkv", "out.mp4", audio: false, params: ", \"start\": 0.1, \"duration\": 0.05"), in: dir, name: "start.json")
+        let c = try CLI.mediagraph("run", "--quiet", counted)
+        #expect(c.status == 1, "\(c.stderr)")
+        let late = String(format: "%.3f", (starts.first ?? 0) - 0.1)
+        #expect(c.stderr.contains("gave nothing: its first packet is at \(late) s, not before the trim's end at 0.050 s (both counted from 'start' 0.100 s)"), "\(c.stderr)")
+    }
+
     @Test func truncatedMatroskaNamesWhereItEnds() throws {
         let dir = CLI.tempDir()
         try Self.ffmpeg(Self.av + ["-t", "2", "-c:v", "libx264", "-c:a", "aac", "-shortest", dir + "/whole.mkv"])

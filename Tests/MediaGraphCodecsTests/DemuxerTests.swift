@@ -155,6 +155,47 @@ import Testing
         }
     }
 
+    /// The key-frame seek reads through the reader it is given (filesrc's with `errors: skip`
+    /// reads on past a read error): a reader that fails once and is then read on gives the same
+    /// packets as the demuxer's own, and one whose failure is not caught stops the seek with it.
+    @Test func keyFrameSeekReadsThroughTheGivenReader() throws {
+        struct Injected: Error {}
+        let dir = try TempDir()
+        defer { dir.cleanUp() }
+        let path = dir.path("in.ts")
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "3", "-c:v", "libx264", "-g", "25", path])
+        let plain = try Demuxer(path: path)
+        let video = plain.streams[0]
+        let expected = try plain.seek(toMicroseconds: 1_700_000, keyFrameAtOrBefore: 1_700_000, video: video)
+        #expect(!expected.isEmpty && expected[0].isKeyFrame)
+
+        let d = try Demuxer(path: path)
+        var calls = 0, failures = 0
+        let read: () throws -> DemuxedPacket? = {
+            calls += 1
+            if calls == 2 { throw Injected() }
+            return try d.read()
+        }
+        let skipping: () throws -> DemuxedPacket? = {
+            while true {
+                do { return try read() } catch is Injected { failures += 1 }
+            }
+        }
+        let packets = try d.seek(toMicroseconds: 1_700_000, keyFrameAtOrBefore: 1_700_000, video: d.streams[0], read: skipping)
+        #expect(failures == 1 && calls > 2)
+        #expect(packets.map(\.pts) == expected.map(\.pts))
+
+        calls = 0
+        let stopping = try Demuxer(path: path)
+        #expect(throws: Injected.self) {
+            try stopping.seek(toMicroseconds: 1_700_000, keyFrameAtOrBefore: 1_700_000, video: stopping.streams[0]) {
+                calls += 1
+                if calls == 2 { throw Injected() }
+                return try stopping.read()
+            }
+        }
+    }
+
     @Test func selectedStreamsOnlyAndCancel() throws {
         let dir = try TempDir()
         defer { dir.cleanUp() }

@@ -15,8 +15,11 @@ extension Demuxer {
     /// to before the file's start: the generic search lands by decode time, so even a seek to the
     /// start time can land after the first key frame). The packets of `video` before its key frame
     /// are dropped. Where the seek lands on a key frame (indexed formats) this reads one GOP's
-    /// first packets at most and changes nothing.
-    public func seek(toMicroseconds target: Int64, keyFrameAtOrBefore start: Int64, video: StreamInfo) throws -> [DemuxedPacket] {
+    /// first packets at most and changes nothing. `read` reads the next packet (nil at the end):
+    /// a caller that skips damaged data passes a reader that reads on past a read error.
+    public func seek(toMicroseconds target: Int64, keyFrameAtOrBefore start: Int64, video: StreamInfo,
+                     read: (() throws -> DemuxedPacket?)? = nil) throws -> [DemuxedPacket] {
+        let read = read ?? { try self.read() }
         try seek(toMicroseconds: target)
         let fileStart = container.startTime ?? 0
         let micros = Rational(1, 1_000_000)

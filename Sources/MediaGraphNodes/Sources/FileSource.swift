@@ -178,6 +178,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         var selected = Set<Int>()
         for s in streams {
             s.isActive = output.isConnected(s.port)
+            s.connected = s.isActive
             if s.isActive { selected.insert(s.description.info.index) }
         }
         demuxer.select(selected)
@@ -197,7 +198,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         let video = streams.first { $0.isActive && $0.description.info.kind == .video }?.description.info
         do {
             if let video {
-                lookahead = try demuxer.seek(toMicroseconds: target, keyFrameAtOrBefore: start, video: video)
+                lookahead = try demuxer.seek(toMicroseconds: target, keyFrameAtOrBefore: start, video: video, read: readSkipping)
             } else {
                 try demuxer.seek(toMicroseconds: target)
             }
@@ -306,6 +307,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         s.lastDTS = dts
         s.lastDuration = max(0, duration)
         s.reached = max(s.reached ?? pts, pts + max(0, duration))
+        if s.firstRead == nil { s.firstRead = pts }
 
         let metadata = BufferMetadata(format: s.description.format, pts: pts, dts: dts, duration: max(0, duration),
                                       timeBase: outTB, flags: flags, codecConfiguration: s.description.configuration,
@@ -326,9 +328,11 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 return
             }
             for b in s.pending { try output.send(b, port: s.port) }
+            s.sent += s.pending.count
             s.pending.removeAll()
         }
         try output.send(consume buffer, port: s.port)
+        s.sent += 1
     }
 
     /// The access units of a raw stream whose presentation times are known, in decode order.
@@ -340,6 +344,20 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                                  timeBase: s.description.timeBase, flags: au.isKeyFrame ? .keyFrame : [],
                                  codecConfiguration: s.description.configuration)
             try output.send(consume b, port: s.port)
+            s.sent += 1
+        }
+    }
+
+    /// The next packet (nil at the end), reading on past read errors as `readFailed` allows.
+    func readSkipping() throws -> DemuxedPacket? {
+        while true {
+            do {
+                let packet = try demuxer.read()
+                consecutiveReadErrors = 0
+                return packet
+            } catch let e as DemuxError {
+                try readFailed(e.message)
+            }
         }
     }
 
@@ -384,13 +402,31 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
 
     func finishReading() -> Bool { false }
 
-    /// What errors=skip left out, counted (`run` prints it at the end).
+    /// What errors=skip left out, counted, and connected streams that sent nothing (`run` prints
+    /// these at the end, before a sink's "never received a sample").
     public var runWarnings: [String] {
+        var warnings = started && !stop.isSet ? streams.filter { $0.connected && $0.sent == 0 }.map(nothingSent) : []
         let skipped = streams.filter { $0.skipped > 0 }
-        guard readErrorsSkipped > 0 || !skipped.isEmpty else { return [] }
+        guard readErrorsSkipped > 0 || !skipped.isEmpty else { return warnings }
         var parts = skipped.map { "\($0.skipped) damaged packet\($0.skipped == 1 ? "" : "s") of '\($0.name)'" }
         if readErrorsSkipped > 0 { parts.append("\(readErrorsSkipped) unreadable part\(readErrorsSkipped == 1 ? "" : "s") of the file") }
-        return ["skipped \(parts.joined(separator: " and ")) in '\(path)' (errors=skip)"]
+        warnings.append("skipped \(parts.joined(separator: " and ")) in '\(path)' (errors=skip)")
+        return warnings
+    }
+
+    /// Why stream `s` sent nothing: the trim left none of its packets, or the file holds none.
+    func nothingSent(_ s: FileStreamState) -> String {
+        let tb = s.description.timeBase
+        let what = "stream '\(s.name)' of '\(path)' gave nothing"
+        let start = trim.hasStart ? "'start' " + TimeValue.clock(Rational(trim.startMicros, 1_000_000)) : nil
+        if let first = s.firstRead, let end = s.end, first >= end {
+            let counted = trim.hasStart ? " (both counted from \(start!))" : ""
+            return "\(what): its first packet is at \(clock(first, tb)), not before the trim's end at \(clock(end, tb))\(counted); move 'end' or 'duration' past it"
+        }
+        if s.firstRead == nil {
+            return "\(what): no packet of it was read" + (start.map { " from \($0) on (past the stream's end?)" } ?? " (the file holds none)")
+        }
+        return "\(what): every packet read was damaged or outside the trim"
     }
 
     func logged(_ messages: [String]) -> String { messages.isEmpty ? "" : " (" + messages.joined(separator: "; ") + ")" }
@@ -423,6 +459,11 @@ final class FileStreamState {
     var lastDuration: Int64 = 0
     /// Latest presentation end reached (port ticks after zero), for messages.
     var reached: Int64?
+    /// The first packet's presentation time (port ticks after zero), sent or not, for messages.
+    var firstRead: Int64?
+    /// Whether the port is connected (read at all), and how many buffers it sent.
+    var connected = false
+    var sent = 0
     var skipped = 0
     /// Packets at or after the end held until a packet before the end shows they are needed.
     var pending: [SampleBuffer] = []
