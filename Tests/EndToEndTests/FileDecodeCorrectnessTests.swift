@@ -175,4 +175,27 @@ import Testing
             #expect(first == nil, "\(c.name) \(s.port): \(ours.count) frames, ffmpeg \(theirs.count); first difference at \(first ?? -1): \(first.map { $0 < ours.count ? ours[$0] : "-" } ?? "") vs \(first.map { $0 < theirs.count ? theirs[$0] : "-" } ?? "")")
         }
     }
+
+    /// Uncompressed layouts MediaGraph has no format for (yuyv422 in AVI, nv12 in NUT) decode to
+    /// the nearest one (yuv422p, yuv420p), converted from the first picture as planned: the frames
+    /// are ffmpeg's conversion of them, and no warning calls it a format change (it did, for every
+    /// such file, before).
+    @Test(arguments: [("yuyv422", "avi", "yuv422p"), ("nv12", "nut", "yuv420p")])
+    func packedUncompressedVideoIsConvertedWithoutAWarning(_ layout: String, _ container: String, _ declared: String) throws {
+        let dir = CLI.tempDir()
+        let input = dir + "/in." + container
+        try FileSourceTests.ffmpeg(Self.video25 + ["-t", "0.4", "-c:v", "rawvideo", "-pix_fmt", layout, input])
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } }, "d": { "type": "decode" },
+                     "h": { "type": "framehash", "params": { "path": "\(dir)/h.txt" } } },
+          "chains": [["in.video", "d", "h"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        let ffmpeg = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-pix_fmt", declared, "-f", "framemd5", "-"])
+        let md5 = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) } }
+        let theirs = md5(ffmpeg.out)
+        #expect(theirs.count == 10)
+        #expect(md5((try? String(contentsOfFile: dir + "/h.txt", encoding: .utf8)) ?? "") == theirs)
+    }
 }

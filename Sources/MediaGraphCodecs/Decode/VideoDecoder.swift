@@ -62,6 +62,10 @@ public final class VideoDecoder {
     private let pool: DecoderFramePool
     private let poolOpaque: Unmanaged<DecoderFramePool>
     private var converter: DecodedPictureConverter?
+    /// The layout uncompressed video states in its container (yuyv422, nv12…) when our nearest
+    /// format is declared instead: its pictures are converted from the start, as planned, and
+    /// are not a format change.
+    private lazy var statedLayout: Int32? = input.uncompressedLayout.map { av_get_pix_fmt($0).rawValue }
     private var nextPTS: Int64?
     private let nominalDuration: Int64
     /// Times of the packets libavcodec's frame threads hold, oldest first: with frame threading a
@@ -316,7 +320,8 @@ public final class VideoDecoder {
     private func convert(_ f: UnsafeMutablePointer<AVFrame>, info: DecodedPictureInfo, top: Int, left: Int, pts: Int64) throws -> WritableBuffer {
         let format = f.pointee.format
         let full = info.range == .full
-        if formatChange == nil {
+        let planned = format == statedLayout && info.width == output.width && info.height == output.height
+        if formatChange == nil && !planned {
             var what = "\(info.pixelFormatName) \(info.width)x\(info.height)"
             if full { what += " full range" }
             formatChange = (pts, what)
