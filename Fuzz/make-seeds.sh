@@ -133,3 +133,38 @@ for name, data in out.items():
     open(f"fuzz-records/{name}", "wb").write(data)
 PY
 rm -rf "$tmp"
+
+# Pictures: a byte choosing the extension (0 png, 1 jpg, 2 webp, 3 bmp, 4 tiff, 5 gif, 6 ppm,
+# 7 tga), a byte of mode bits (0–2 imagesrc's format, 3 imageseq, 4–5 frames − 1), then the file.
+mkdir -p fuzz-image
+tmp=$(mktemp -d)
+pic=(-f lavfi -i testsrc=size=16x12:rate=25 -frames:v 1)
+ff "${pic[@]}" -pix_fmt rgba "$tmp/rgba.png"
+ff "${pic[@]}" -pix_fmt pal8 "$tmp/pal8.png"
+ff "${pic[@]}" -pix_fmt gray16be "$tmp/gray16.png"
+ff "${pic[@]}" -pix_fmt ya8 "$tmp/ya8.png"
+ff "${pic[@]}" -pix_fmt yuvj420p "$tmp/420.jpg"
+ff "${pic[@]}" -pix_fmt yuvj444p "$tmp/444.jpg"
+ff "${pic[@]}" -c:v libwebp -lossless 0 "$tmp/lossy.webp"
+ff "${pic[@]}" -c:v libwebp -lossless 1 -pix_fmt bgra "$tmp/lossless.webp"
+ff -f lavfi -i testsrc=size=16x12:rate=25 -frames:v 2 -c:v libwebp_anim -loop 0 "$tmp/anim.webp"
+ff "${pic[@]}" -pix_fmt bgr24 "$tmp/a.bmp"
+ff "${pic[@]}" -pix_fmt rgba -compression_algo lzw "$tmp/a.tiff"
+ff -f lavfi -i testsrc=size=16x12:rate=25 -frames:v 2 "$tmp/a.gif"
+ff "${pic[@]}" -pix_fmt rgb24 "$tmp/a.ppm"
+ff "${pic[@]}" -pix_fmt bgra "$tmp/a.tga"
+{ b 0 0; cat "$tmp/rgba.png"; } > fuzz-image/png-rgba.bin
+{ b 0 9; cat "$tmp/pal8.png"; } > fuzz-image/png-pal8-imageseq.bin
+{ b 0 3; cat "$tmp/gray16.png"; } > fuzz-image/png-gray16.bin
+{ b 0 18; cat "$tmp/ya8.png"; } > fuzz-image/png-ya8-2frames.bin
+{ b 1 2; cat "$tmp/420.jpg"; } > fuzz-image/jpg-420.bin
+{ b 1 8; cat "$tmp/444.jpg"; } > fuzz-image/jpg-444-imageseq.bin
+{ b 2 0; cat "$tmp/lossy.webp"; } > fuzz-image/webp-lossy.bin
+{ b 2 9; cat "$tmp/lossless.webp"; } > fuzz-image/webp-lossless-imageseq.bin
+{ b 2 0; cat "$tmp/anim.webp"; } > fuzz-image/webp-animated.bin
+{ b 3 1; cat "$tmp/a.bmp"; } > fuzz-image/bmp.bin
+{ b 4 8; cat "$tmp/a.tiff"; } > fuzz-image/tiff-lzw-imageseq.bin
+{ b 5 16; cat "$tmp/a.gif"; } > fuzz-image/gif-2frames.bin
+{ b 6 2; cat "$tmp/a.ppm"; } > fuzz-image/ppm.bin
+{ b 7 0; cat "$tmp/a.tga"; } > fuzz-image/tga.bin
+rm -rf "$tmp"

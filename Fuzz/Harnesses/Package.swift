@@ -26,6 +26,7 @@ let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-decode", ["MediaGraphCore", "MediaGraphCodecs", "MediaGraphMP4"]),
     ("fuzz-records", ["MediaGraphCore", "MediaGraphMP4"]),
     ("fuzz-filesrc", ["MediaGraphCore", "MediaGraphCodecs", "MediaGraphNodes"]),
+    ("fuzz-image", ["MediaGraphCore", "MediaGraphCodecs", "MediaGraphNodes"]),
 ]
 
 let package = Package(
