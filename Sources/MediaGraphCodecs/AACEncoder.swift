@@ -6,6 +6,11 @@ public struct AACSettings: Hashable, Sendable {
     /// Sample rates AAC (and the ADTS header) can signal.
     public static let sampleRates = [96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350]
 
+    /// The rate of `sampleRates` nearest to `rate` (the higher of two as near).
+    public static func nearestSampleRate(to rate: Int) -> Int {
+        sampleRates.min { (abs($0 - rate), -$0) < (abs($1 - rate), -$1) }!
+    }
+
     /// Bitrate in kbit/s for all channels together.
     public var bitrate: Int
 

@@ -45,7 +45,7 @@ public struct ChannelCurvesKernel: Sendable {
                                 accepted: Self.formats)
         let base = source.format == .bgra ? 2 * 65536 : 0
         let avx512 = self.avx512
-        _ = byteTables.withUnsafeBufferPointer { bytes in
+        byteTables.withUnsafeBufferPointer { bytes in
         pairs.withUnsafeBufferPointer { all in
             let low = all.baseAddress! + base, high = low + 65536
             let tables = bytes.baseAddress! + (source.format == .bgra ? 1024 : 0)

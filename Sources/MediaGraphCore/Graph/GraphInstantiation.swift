@@ -76,7 +76,11 @@ struct GraphInstantiation {
             let producer = graph.nodes[u]
             let portSpec = p.info.inputSpec(named: e.input)!
             do {
-                inputs.append(try adapt(from: (node: u, port: fromPort), to: portSpec.caps, before: "\(p.id).\(e.input)"))
+                var input = try adapt(from: (node: u, port: fromPort), to: portSpec.caps, before: "\(p.id).\(e.input)")
+                if let shape = p.info.inputShape?(e.input, input.format) {
+                    input = try reshape(from: input.from, format: input.format, to: shape, before: "\(p.id).\(e.input)")
+                }
+                inputs.append(input)
             } catch let failure as AdaptFailure {
                 let fromName = producer.outputNames.count > 1 || producer.info.hasDynamicOutputs ? "\(producer.id).\(producer.outputNames[fromPort])" : producer.id
                 problems.append(.error("edge '\(fromName)' → '\(p.id).\(e.input)': \(failure.message), input '\(e.input)' of '\(p.id)' (\(p.info.name)) accepts \(portSpec.caps)",

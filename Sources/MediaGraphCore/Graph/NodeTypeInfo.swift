@@ -30,6 +30,12 @@ public struct NodeTypeInfo: Sendable {
     /// `matchedInputs`.
     public var matchedInputsFor: (@Sendable (ParamValues) -> InputMatching)?
 
+    /// The shape an input must be given when the format arriving is not one the node can take,
+    /// though its caps accept it (an encoder's sample rates): the graph inserts an adapter
+    /// (`resample`) that makes it so, as ffmpeg's format negotiation does. Called with the input's
+    /// name and the format that reaches it; nil when the node takes that format as it is.
+    public var inputShape: (@Sendable (_ input: String, _ format: MediaFormat) -> FormatShape?)?
+
     /// The inputs that must share one shape for a node with these params.
     public func matchedInputs(for params: ParamValues) -> InputMatching { matchedInputsFor?(params) ?? matchedInputs }
 

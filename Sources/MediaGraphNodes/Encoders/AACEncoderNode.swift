@@ -4,12 +4,21 @@ import MediaGraphCore
 /// `aac`: AAC-LC through libavcodec's native encoder; float planar in any chunking, re-chunked to
 /// 1024-sample frames.
 public final class AACEncoderNode: RegisteredNode {
-    public static let typeInfo = NodeTypeInfo(
-        name: "aac", doc: "AAC-LC encoder (libavcodec's native aac); takes float planar audio in any chunking.",
-        category: .encoder,
-        inputs: [PortSpec("in", .audio([.f32planar]), doc: "raw audio")],
-        outputs: [PortSpec("out", .encodedAudio([.aac]), doc: "AAC packets (raw, AudioSpecificConfig as configuration)")],
-        params: ParamSpec.list(bitrate, profile))
+    public static let typeInfo: NodeTypeInfo = {
+        var info = NodeTypeInfo(
+            name: "aac", doc: "AAC-LC encoder (libavcodec's native aac); takes float planar audio in any chunking.",
+            category: .encoder,
+            inputs: [PortSpec("in", .audio([.f32planar]), doc: "raw audio at one of AAC's sample rates (7350…96000 Hz; another is resampled to the nearest)")],
+            outputs: [PortSpec("out", .encodedAudio([.aac]), doc: "AAC packets (raw, AudioSpecificConfig as configuration)")],
+            params: ParamSpec.list(bitrate, profile))
+        // a rate AAC cannot signal (192 kHz) gets a visible resample to the nearest one it can,
+        // the rate ffmpeg's negotiation picks for its aac encoder
+        info.inputShape = { _, format in
+            guard let a = format.audio, !AACSettings.sampleRates.contains(a.sampleRate) else { return nil }
+            return FormatShape(sampleRate: AACSettings.nearestSampleRate(to: a.sampleRate))
+        }
+        return info
+    }()
     static let bitrate = Param<Int>("bitrate", 8...512, default: 128, doc: "bitrate in kbit/s")
     static let profile = Param<String>("profile", oneOf: ["lc"], default: "lc", doc: "AAC profile (LC)")
 
