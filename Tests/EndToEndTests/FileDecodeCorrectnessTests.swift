@@ -176,26 +176,31 @@ import Testing
         }
     }
 
-    /// Uncompressed layouts MediaGraph has no format for (yuyv422 in AVI, nv12 in NUT) decode to
-    /// the nearest one (yuv422p, yuv420p), converted from the first picture as planned: the frames
-    /// are ffmpeg's conversion of them, and no warning calls it a format change (it did, for every
-    /// such file, before).
-    @Test(arguments: [("yuyv422", "avi", "yuv422p"), ("nv12", "nut", "yuv420p")])
-    func packedUncompressedVideoIsConvertedWithoutAWarning(_ layout: String, _ container: String, _ declared: String) throws {
+    /// Stored layouts MediaGraph has no format for decode to the nearest one, converted from the
+    /// first picture as planned: yuyv422 (AVI) and nv12 (NUT) uncompressed, 12-bit HEVC, and
+    /// QuickTime Animation (qtrle, whose decoder needs the container's bits per sample: it
+    /// refused to open with "Unsupported colorspace: 0 bits/sample?"). The frames are ffmpeg's
+    /// conversion of the same file to that format, and no warning calls it a format change (one
+    /// did for each before).
+    @Test(arguments: [("yuyv422 in AVI", "avi", ["-c:v", "rawvideo", "-pix_fmt", "yuyv422"], "yuv422p"),
+                      ("nv12 in NUT", "nut", ["-c:v", "rawvideo", "-pix_fmt", "nv12"], "yuv420p"),
+                      ("12-bit HEVC", "mkv", ["-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p12le"], "yuv420p10le"),
+                      ("QuickTime Animation", "mov", ["-c:v", "qtrle"], "rgba")])
+    func storedLayoutsAreConvertedWithoutAWarning(_ name: String, _ container: String, _ encode: [String], _ declared: String) throws {
         let dir = CLI.tempDir()
         let input = dir + "/in." + container
-        try FileSourceTests.ffmpeg(Self.video25 + ["-t", "0.4", "-c:v", "rawvideo", "-pix_fmt", layout, input])
+        try FileSourceTests.ffmpeg(Self.video25 + ["-t", "0.4"] + encode + [input])
         let g = CLI.writeGraph("""
         { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } }, "d": { "type": "decode" },
                      "h": { "type": "framehash", "params": { "path": "\(dir)/h.txt" } } },
           "chains": [["in.video", "d", "h"]] }
         """, in: dir)
         let r = try CLI.mediagraph("run", "--quiet", g)
-        #expect(r.status == 0 && r.stderr.isEmpty, "\(r.stderr)")
+        #expect(r.status == 0 && r.stderr.isEmpty, "\(name): \(r.stderr)")
         let ffmpeg = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-pix_fmt", declared, "-f", "framemd5", "-"])
         let md5 = { (text: String) in text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { String($0.split(separator: ",").last!).trimmingCharacters(in: .whitespaces) } }
         let theirs = md5(ffmpeg.out)
-        #expect(theirs.count == 10)
-        #expect(md5((try? String(contentsOfFile: dir + "/h.txt", encoding: .utf8)) ?? "") == theirs)
+        #expect(theirs.count == 10, "\(name)")
+        #expect(md5((try? String(contentsOfFile: dir + "/h.txt", encoding: .utf8)) ?? "") == theirs, "\(name)")
     }
 }

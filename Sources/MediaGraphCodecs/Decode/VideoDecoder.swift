@@ -62,10 +62,10 @@ public final class VideoDecoder {
     private let pool: DecoderFramePool
     private let poolOpaque: Unmanaged<DecoderFramePool>
     private var converter: DecodedPictureConverter?
-    /// The layout uncompressed video states in its container (yuyv422, nv12…) when our nearest
-    /// format is declared instead: its pictures are converted from the start, as planned, and
-    /// are not a format change.
-    private lazy var statedLayout: Int32? = input.uncompressedLayout.map { av_get_pix_fmt($0).rawValue }
+    /// The layout the container states (yuyv422, nv12, yuv420p12le…) where our nearest format is
+    /// declared instead: its pictures are converted from the start, as planned, and are not a
+    /// format change.
+    private lazy var statedLayout: Int32? = input.storedLayout.map { av_get_pix_fmt($0).rawValue }
     private var nextPTS: Int64?
     private let nominalDuration: Int64
     /// Times of the packets libavcodec's frame threads hold, oldest first: with frame threading a
@@ -103,9 +103,11 @@ public final class VideoDecoder {
         let ctx = try DecoderContext.allocate(decoder, extradata: input.extradata, timeBase: input.timeBase, component: component)
         ctx.pointee.width = Int32(input.raw.width)
         ctx.pointee.height = Int32(input.raw.height)
-        // uncompressed video (Y4M, AVI, NUT… read by filesrc) says its layout only in the
-        // container: libavcodec's rawvideo decoder refuses to open without the pixel format
-        if let layout = input.uncompressedLayout { ctx.pointee.pix_fmt = av_get_pix_fmt(layout) }
+        // what the container states, as ffmpeg passes it on (avcodec_parameters_to_context):
+        // uncompressed video (Y4M, AVI, NUT) says its layout only there, and QuickTime Animation
+        // or MS RLE its bits per sample; their decoders refuse to open without them
+        if let layout = input.storedLayout { ctx.pointee.pix_fmt = av_get_pix_fmt(layout) }
+        ctx.pointee.bits_per_coded_sample = Int32(clamping: input.codedBitsPerSample)
         if let sar = DecoderContext.avRational(input.raw.sampleAspect) { ctx.pointee.sample_aspect_ratio = sar }
         if let fr = DecoderContext.avRational(input.raw.frameRate) { ctx.pointee.framerate = fr }
         // pictures beyond the limits are refused by libavcodec itself (a hostile header must not

@@ -54,6 +54,7 @@ enum LibavStreamMapping {
         let pf = PixelFormatMapping.map(par.format)
         s.pixelFormat = pf.format
         s.nativePixelFormat = pf.nativeName
+        s.codedBitsPerSample = Int(max(0, par.bits_per_coded_sample))
         s.bitDepth = par.bits_per_raw_sample > 0 ? Int(par.bits_per_raw_sample) : pf.depth
         s.averageFrameRate = rational(st.pointee.avg_frame_rate)
         s.realFrameRate = rational(st.pointee.r_frame_rate)

@@ -81,8 +81,8 @@ public struct StreamInfo: Sendable {
     /// libavutil's name of the stream's own pixel format ("yuv420p", "nv12", "yuv420p12le"),
     /// nil when the container does not say.
     public var nativePixelFormat: String?
-    /// `nativePixelFormat` for uncompressed video (`EncodedVideoFormat.uncompressedLayout`).
-    public var uncompressedLayout: String? { codec.rawValue == "rawvideo" ? nativePixelFormat : nil }
+    /// Bits per coded sample (`EncodedVideoFormat.codedBitsPerSample`; 0 when not said).
+    public var codedBitsPerSample = 0
     /// Bits per component of the coded pictures (0 when unknown).
     public var bitDepth = 0
     public var averageFrameRate: Rational?

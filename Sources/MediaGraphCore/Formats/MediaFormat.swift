@@ -151,17 +151,23 @@ public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// Time base of the packets' pts/dts.
     public var timeBase: Rational
     public var extradata: [UInt8]
-    /// Uncompressed video (codec `rawvideo`: Y4M, AVI, NUT…): libavutil's name of its pixel
-    /// format, which only the container says and a decoder needs; nil otherwise. It can differ
-    /// from `raw.pixelFormat`, the nearest format MediaGraph decodes it to.
-    public var uncompressedLayout: String?
+    /// libavutil's name of the pixel format the container states ("yuv420p12le", "rgb24",
+    /// "yuyv422"), nil when it does not say. A decoder gets it as ffmpeg gives it to libavcodec
+    /// (uncompressed video cannot be opened without it); it can differ from `raw.pixelFormat`, the
+    /// nearest format MediaGraph decodes to, and pictures in it are then converted as planned.
+    public var storedLayout: String?
+    /// Bits per coded sample as the container states it (0: not said): QuickTime Animation,
+    /// Microsoft RLE and other palette or RGB codecs cannot be opened without it.
+    public var codedBitsPerSample: Int
 
-    public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = [], uncompressedLayout: String? = nil) {
+    public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = [], storedLayout: String? = nil,
+                codedBitsPerSample: Int = 0) {
         self.codec = codec
         self.raw = raw
         self.timeBase = timeBase
         self.extradata = extradata
-        self.uncompressedLayout = uncompressedLayout
+        self.storedLayout = storedLayout
+        self.codedBitsPerSample = codedBitsPerSample
     }
 
     public init(codec: Codec, width: Int, height: Int, frameRate: Rational, timeBase: Rational) {

@@ -49,7 +49,7 @@ public enum ThumbnailMaker {
             try ThumbnailSheet(path: $0, count: options.count, columns: options.columns, tile: size, source: source, quality: options.quality)
         }
         let encoded = EncodedVideoFormat(codec: info.codec, raw: source, timeBase: info.timeBase, extradata: info.extradata,
-                                         uncompressedLayout: info.uncompressedLayout)
+                                         storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample)
         var report = ThumbnailReport()
         var lastPTS = Int64.min
         for i in 0..<options.count {

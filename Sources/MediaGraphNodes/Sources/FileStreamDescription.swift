@@ -80,7 +80,7 @@ struct FileStreamDescription {
         self.warning = warning
         if info.kind == .video {
             format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata,
-                                                      uncompressedLayout: info.uncompressedLayout))
+                                                      storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample))
         } else {
             format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata))
         }
