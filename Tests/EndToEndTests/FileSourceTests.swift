@@ -475,6 +475,27 @@ import Testing
         #expect(r.stderr.contains(expected), "\(c.name): \(r.stderr)")
     }
 
+    /// Packets of a codec the MP4 sink does not hold (MPEG-4 Part 2 from an AVI): the refusal says
+    /// what to do, and doing it (an encoder in between) works.
+    @Test func copyOfACodecTheMuxerCannotHoldSaysToEncode() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(Self.av + ["-t", "0.4", "-c:v", "mpeg4", "-c:a", "aac", "-shortest", dir + "/in.avi"])
+        let g = CLI.writeGraph(Self.copyGraph("in.avi", "out.mp4", audio: false), in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.contains("error: edge 'in.video' → 'mux.video': formats cannot meet: 'in' produces video/mpeg4 320x240 @25/1"), "\(r.stderr)")
+        #expect(r.stderr.contains(", input 'video' of 'mux' (mp4) accepts video/h264|hevc|vp8|vp9; packets are not re-encoded on their own: put an encoder of one of those codecs in between (`mediagraph nodes` lists them)"), "\(r.stderr)")
+        let encoded = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.avi" } }, "enc": { "type": "h264", "params": { "preset": "ultrafast" } },
+                     "mux": { "type": "mp4", "params": { "path": "out.mp4" } } },
+          "chains": [["in.video", "enc", "mux.video"]] }
+        """, in: dir, name: "encoded.json")
+        let e = try CLI.mediagraph("run", "--quiet", encoded)
+        #expect(e.status == 0, "\(e.stderr)")
+        let codec = try CLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,nb_frames", "-of", "csv=p=0", dir + "/out.mp4"])
+        #expect(codec.out.trimmingCharacters(in: .whitespacesAndNewlines) == "h264,10", "\(codec.out)")
+    }
+
     /// A file that ends inside its media data: the run stops with the stream and the time, and
     /// no output is left at the path; with errors=skip it finishes and warns with a count.
     @Test func truncatedFileMidRun() throws {

@@ -83,7 +83,11 @@ struct GraphInstantiation {
                 inputs.append(input)
             } catch let failure as AdaptFailure {
                 let fromName = producer.outputNames.count > 1 || producer.info.hasDynamicOutputs ? "\(producer.id).\(producer.outputNames[fromPort])" : producer.id
-                problems.append(.error("edge '\(fromName)' → '\(p.id).\(e.input)': \(failure.message), input '\(e.input)' of '\(p.id)' (\(p.info.name)) accepts \(portSpec.caps)",
+                // packets of another codec: only an encoder in the graph can make them meet
+                let offered = producer.outputFormats[fromPort]
+                let reencode = portSpec.caps.payloadKind == .packets && offered.isEncoded
+                    ? "; packets are not re-encoded on their own: put an encoder of one of those codecs in between (`mediagraph nodes` lists them)" : ""
+                problems.append(.error("edge '\(fromName)' → '\(p.id).\(e.input)': \(failure.message), input '\(e.input)' of '\(p.id)' (\(p.info.name)) accepts \(portSpec.caps)\(reencode)",
                                        node: p.id, port: e.input, file: file, at: e.location))
                 ok = false
             } catch {
