@@ -82,6 +82,10 @@ public final class AudioDecoder {
         ctx.pointee.sample_rate = Int32(input.raw.sampleRate)
         LibavFormats.setChannelLayout(&ctx.pointee.ch_layout, input.raw.channelLayout, channels: input.raw.channels)
         ctx.pointee.thread_count = Int32(threads)
+        // what the container states, as ffmpeg passes it on (avcodec_parameters_to_context)
+        ctx.pointee.block_align = Int32(clamping: input.coding.blockAlign)
+        ctx.pointee.bits_per_coded_sample = Int32(clamping: input.coding.codedBitsPerSample)
+        ctx.pointee.bit_rate = input.coding.bitRate
         try DecoderContext.open(ctx, decoder, component: component)
         context = ctx
         frame = av_frame_alloc()

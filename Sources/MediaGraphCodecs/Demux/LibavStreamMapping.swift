@@ -133,6 +133,8 @@ enum LibavStreamMapping {
             s.sampleFormat = SampleFormat.allCases.first { $0.ffmpegName == name } ?? (name == "s64p" ? .s32planar : name == "s64" ? .s32 : .f32planar)
         }
         s.frameSize = Int(par.frame_size)
+        s.blockAlign = Int(max(0, par.block_align))
+        s.codedBitsPerSample = Int(max(0, par.bits_per_coded_sample))
         s.initialPadding = Int(par.initial_padding)
         s.bitDepth = Int(par.bits_per_raw_sample)
     }

@@ -81,8 +81,11 @@ public struct StreamInfo: Sendable {
     /// libavutil's name of the stream's own pixel format ("yuv420p", "nv12", "yuv420p12le"),
     /// nil when the container does not say.
     public var nativePixelFormat: String?
-    /// Bits per coded sample (`EncodedVideoFormat.codedBitsPerSample`; 0 when not said).
+    /// Bits per coded sample (`EncodedVideoFormat.codedBitsPerSample`, `AudioCodingParameters`;
+    /// 0 when not said).
     public var codedBitsPerSample = 0
+    /// Bytes per audio block (WMA, ADPCM, PCM in AVI/WAV; 0 when not said).
+    public var blockAlign = 0
     /// Bits per component of the coded pictures (0 when unknown).
     public var bitDepth = 0
     public var averageFrameRate: Rational?

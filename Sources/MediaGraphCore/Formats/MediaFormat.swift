@@ -182,6 +182,20 @@ public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "video/\(codec) \(width)x\(height) @\(frameRate)" + VideoFormat.extras(raw) }
 }
 
+/// Block size, bits per coded sample and bit rate of an audio stream as its container states them
+/// (0 where it does not say): what some decoders need to open.
+public struct AudioCodingParameters: Hashable, Sendable {
+    public var blockAlign: Int
+    public var codedBitsPerSample: Int
+    public var bitRate: Int64
+
+    public init(blockAlign: Int = 0, codedBitsPerSample: Int = 0, bitRate: Int64 = 0) {
+        self.blockAlign = blockAlign
+        self.codedBitsPerSample = codedBitsPerSample
+        self.bitRate = bitRate
+    }
+}
+
 /// Format of encoded audio packets; `raw` is what decoding yields. Encoder delay (AAC priming,
 /// Opus pre-skip) is not a field: packets before time zero carry it (see `SampleBuffer`).
 public struct EncodedAudioFormat: Hashable, Sendable, CustomStringConvertible {
@@ -190,12 +204,18 @@ public struct EncodedAudioFormat: Hashable, Sendable, CustomStringConvertible {
     /// Time base of the packets' pts/dts (nil: 1/sampleRate).
     public var timeBase: Rational
     public var extradata: [UInt8]
+    /// What the container states about the coding (0: not said), passed to a decoder as ffmpeg
+    /// passes it: WMA and IMA ADPCM cannot be opened without the block size, G.726 without the
+    /// bits per sample.
+    public var coding: AudioCodingParameters
 
-    public init(codec: Codec, raw: AudioFormat, timeBase: Rational? = nil, extradata: [UInt8] = []) {
+    public init(codec: Codec, raw: AudioFormat, timeBase: Rational? = nil, extradata: [UInt8] = [],
+                coding: AudioCodingParameters = AudioCodingParameters()) {
         self.codec = codec
         self.raw = raw
         self.timeBase = timeBase ?? Rational(1, Int64(max(1, raw.sampleRate)))
         self.extradata = extradata
+        self.coding = coding
     }
 
     public init(codec: Codec, sampleRate: Int, channels: Int) {

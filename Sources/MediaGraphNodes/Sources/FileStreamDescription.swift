@@ -82,7 +82,9 @@ struct FileStreamDescription {
             format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata,
                                                       storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample))
         } else {
-            format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata))
+            let coding = AudioCodingParameters(blockAlign: info.blockAlign, codedBitsPerSample: info.codedBitsPerSample, bitRate: info.bitRate)
+            format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata,
+                                                      coding: coding))
         }
     }
 
