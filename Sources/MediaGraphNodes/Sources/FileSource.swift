@@ -48,6 +48,9 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     var lookahead: [DemuxedPacket]
     var lookaheadNext = 0
     var started = false
+    /// Set when reading ended at the file's end or every stream's trim end (not when the run
+    /// stopped first): only then does a stream that sent nothing deserve a warning.
+    var readToEnd = false
     var consecutiveReadErrors = 0
     var readErrorsSkipped = 0
     public private(set) var validationWarnings: [String] = []
@@ -144,7 +147,10 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
 
     public func produce(output: NodeOutput) throws -> Bool {
         if !started { try begin(output) }
-        if stop.isSet || !streams.contains(where: { $0.isActive }) { return finishReading() }
+        if stop.isSet || !streams.contains(where: { $0.isActive }) {
+            readToEnd = !stop.isSet
+            return finishReading()
+        }
         let packet: DemuxedPacket?
         if lookaheadNext < lookahead.count {
             packet = lookahead[lookaheadNext]
@@ -165,6 +171,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 s.timer?.finish()
                 try sendTimed(s, output: output)
             }
+            readToEnd = true
             return finishReading()
         }
         guard let k = streams.firstIndex(where: { $0.description.info.index == p.streamIndex }), streams[k].isActive else { return true }
@@ -405,7 +412,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     /// What errors=skip left out, counted, and connected streams that sent nothing (`run` prints
     /// these at the end, before a sink's "never received a sample").
     public var runWarnings: [String] {
-        var warnings = started && !stop.isSet ? streams.filter { $0.connected && $0.sent == 0 }.map(nothingSent) : []
+        var warnings = readToEnd ? streams.filter { $0.connected && $0.sent == 0 }.map(nothingSent) : []
         let skipped = streams.filter { $0.skipped > 0 }
         guard readErrorsSkipped > 0 || !skipped.isEmpty else { return warnings }
         var parts = skipped.map { "\($0.skipped) damaged packet\($0.skipped == 1 ? "" : "s") of '\($0.name)'" }
