@@ -53,6 +53,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     var readToEnd = false
     var consecutiveReadErrors = 0
     var readErrorsSkipped = 0
+    /// Where the format lets timestamps jump (MPEG-TS…), the correction that keeps them going on.
+    let jumps: TimestampJumps?
     public private(set) var validationWarnings: [String] = []
 
     public init(setup: NodeSetup) throws {
@@ -69,6 +71,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         } catch let e as DemuxError {
             throw NodeFailure(e.message)
         }
+        jumps = demuxer.container.allowsDiscontinuities ? TimestampJumps() : nil
         let ports = FileStreamPorts(path: path, streams: demuxer.streams)
         let firstVideo = ports.ports.first { demuxer.streams[$0.streamIndex].kind == .video }.map { demuxer.streams[$0.streamIndex] }
         let trim = try FileTrim.make(p, demuxer: demuxer, firstVideo: firstVideo)
@@ -254,8 +257,9 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             s.skipped += 1
         }
         if outOfRange([p.pts, p.dts, p.duration]) { return try refuse() }
-        var pts = p.pts == DemuxedPacket.noTime ? p.pts : p.pts - s.offset
-        var dts = p.dts == DemuxedPacket.noTime ? p.dts : p.dts - s.offset
+        let shift = jumps?.shift(in: inTB) ?? 0
+        var pts = p.pts == DemuxedPacket.noTime ? p.pts : p.pts - s.offset + shift
+        var dts = p.dts == DemuxedPacket.noTime ? p.dts : p.dts - s.offset + shift
         var duration = p.duration
         if dts == DemuxedPacket.noTime {
             // predicted as ffmpeg does: one duration after the previous packet, or for the first
@@ -268,6 +272,11 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         if pts == DemuxedPacket.noTime { pts = dts }
         if duration <= 0 { duration = s.nominalDuration }
+        if let jumps {
+            let back = jumps.check(dts: dts, duration: duration, timeBase: inTB, stream: s.name, timeline: &s.timeline)
+            dts -= back
+            pts -= back
+        }
         s.lastInputDTS = dts
         s.lastInputDuration = max(0, duration)
         if inTB != outTB {
@@ -287,7 +296,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         if p.isCorrupt {
             let at = "stream '\(s.name)' (stream \(info.index), \(info.codec)) at \(clock(pts, outTB))"
             if !skipErrors {
-                throw NodeFailure("'\(path)': \(at): the packet is damaged" + logged(demuxer.takeLoggedMessages()))
+                throw NodeFailure("'\(path)': \(at): the packet is damaged" + logged(demuxer.takeLoggedMessages())
+                                  + "; with 'errors' set to 'skip', damaged packets are left out and the run goes on")
             }
             s.skipped += 1
             return
@@ -307,6 +317,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             padding = 0
             flags.insert(.endOfPresentation)
         }
+        jumps?.follow(dts: &dts, pts: &pts, previous: s.lastDTS)
         if let last = s.lastDTS {
             let gap = dts - (last + s.lastDuration)
             if dts < last || gap > s.oneSecond { flags.insert(.discontinuity) }
@@ -413,6 +424,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     /// these at the end, before a sink's "never received a sample").
     public var runWarnings: [String] {
         var warnings = readToEnd ? streams.filter { $0.connected && $0.sent == 0 }.map(nothingSent) : []
+        if let jumped = jumps?.warning(path: path) { warnings.append(jumped) }
         let skipped = streams.filter { $0.skipped > 0 }
         guard readErrorsSkipped > 0 || !skipped.isEmpty else { return warnings }
         var parts = skipped.map { "\($0.skipped) damaged packet\($0.skipped == 1 ? "" : "s") of '\($0.name)'" }
@@ -461,6 +473,7 @@ final class FileStreamState {
     var timer: AccessUnitTimer?
     var lastInputDTS: Int64?
     var lastInputDuration: Int64 = 0
+    var timeline = TimestampJumps.StreamTimeline()
     var rescaleState: Int64?
     var lastDTS: Int64?
     var lastDuration: Int64 = 0
