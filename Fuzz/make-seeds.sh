@@ -93,6 +93,10 @@ b() { printf "\\x$(printf %02x "$1")\\x$(printf %02x "$2")"; }
 { b 3 2; cat "$tmp/a.webm"; } > fuzz-filesrc/webm-vp9-opus-decode.bin
 { b 4 12; cat "$tmp/a.ts"; } > fuzz-filesrc/ts-h264-adts-start-duration.bin
 { b 5 16; cat "$tmp/a.flv"; } > fuzz-filesrc/flv-h264-aac-skip.bin
+# recordings joined with cat: the second part's clock 30 s on, then the first again (jumps)
+ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a aac -b:a 8k -output_ts_offset 30 "$tmp/b.ts"
+{ b 4 16; cat "$tmp/a.ts" "$tmp/b.ts" "$tmp/a.ts"; } > fuzz-filesrc/ts-joined-skip.bin
+{ b 4 18; cat "$tmp/a.ts" "$tmp/b.ts" "$tmp/a.ts"; } > fuzz-filesrc/ts-joined-decode-skip.bin
 { b 6 2; cat "$tmp/a.avi"; } > fuzz-filesrc/avi-h264-mp3-decode.bin
 { b 7 2; cat "$tmp/a.ogg"; } > fuzz-filesrc/ogg-opus-decode.bin
 { b 8 1; cat "$tmp/a.mp3"; } > fuzz-filesrc/mp3-seek.bin
