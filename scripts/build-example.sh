@@ -3,8 +3,8 @@
 # version, here a tagged (1.0.0) clone of this checkout's committed HEAD, resolved offline — into
 # DIR (default .build/example-check). CustomFilterPackageTests does the same steps; `make test`
 # runs this beside the main build, which leaves a core idle much of the time, so that the test
-# finds the example built and builds it again there (then only checking that nothing changed)
-# instead of compiling MediaGraph in debug while the other tests run. DIR/commit names the commit
+# finds the example built (or waits for this to finish) and builds it again there (then only
+# checking that nothing changed) instead of compiling MediaGraph in debug while the other tests run. DIR/commit names the commit
 # built, written only when the build succeeded.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -12,6 +12,9 @@ dir=${1:-$root/.build/example-check}
 url=https://github.com/mediagraph/MediaGraph.git
 rm -rf "$dir"
 mkdir -p "$dir/CustomFilter"
+# while this runs, DIR/building holds its process id: CustomFilterPackageTests waits for it
+echo $$ > "$dir/building"
+trap 'rm -f "$dir/building"' EXIT
 git clone --quiet --no-local --depth 1 "file://$root" "$dir/MediaGraph"
 git -C "$dir/MediaGraph" tag 1.0.0
 cp -R "$root/Examples/CustomFilter/Package.swift" "$root/Examples/CustomFilter/Sources" "$dir/CustomFilter/"

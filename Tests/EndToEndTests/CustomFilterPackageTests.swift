@@ -11,8 +11,9 @@ import Testing
 ///
 /// The clone is of the committed HEAD (what a user's `from: "1.0.0"` gets), so uncommitted
 /// changes are not in it. `make test` runs the script beside the main build; when its build of
-/// this HEAD is there, the test builds again in it (nothing left to compile if nothing changed)
-/// rather than compiling MediaGraph in debug while the other tests take both cores.
+/// this HEAD is there (waited for while it runs), the test builds again in it (nothing left to
+/// compile if nothing changed) rather than compiling MediaGraph in debug while the other tests
+/// take both cores.
 struct CustomFilterPackageTests {
     @Test(.timeLimit(.minutes(20)))
     func exampleBuildsAgainstATaggedCloneAndMatchesFFmpeg() throws {
@@ -27,6 +28,7 @@ struct CustomFilterPackageTests {
 
         let head = try run("git", ["-C", CLI.root, "rev-parse", "HEAD"]).out.trimmingCharacters(in: .whitespacesAndNewlines)
         let early = CLI.root + "/.build/example-check"
+        Self.waitForTheEarlyBuild(early)
         let builtEarly = (try? String(contentsOfFile: early + "/commit", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) == head
         let built = builtEarly ? early : dir + "/build"
         if !builtEarly { try run(CLI.root + "/scripts/build-example.sh", [built]) }
@@ -55,5 +57,17 @@ struct CustomFilterPackageTests {
         // And the formula itself, so the reference is not trusted blindly.
         let formula = Data(source.enumerated().map { i, v in i % 4 == 3 ? v : (Int(v) >= level ? 255 : 0) })
         #expect(ours == formula)
+    }
+
+    /// `make test` starts scripts/build-example.sh beside `swift test`, which builds and then
+    /// runs this: while that build goes on (DIR/building names its live process), wait for it
+    /// rather than compile MediaGraph a second time. A script killed midway leaves a dead id.
+    static func waitForTheEarlyBuild(_ dir: String) {
+        let deadline = Date().addingTimeInterval(20 * 60)
+        while Date() < deadline,
+              let text = try? String(contentsOfFile: dir + "/building", encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)), kill(pid, 0) == 0 {
+            Thread.sleep(forTimeInterval: 1)
+        }
     }
 }
