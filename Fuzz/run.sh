@@ -93,9 +93,13 @@ for t in $targets; do
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     if [ $status -eq 0 ]; then
         result=ok
+    elif [ $status -eq 72 ] && grep -q "libFuzzer: run interrupted" "$log"; then
+        # SIGINT (libFuzzer's -interrupted_exitcode): stopped by hand, not a finding
+        result="interrupted, no finding"
     else
         failed=1
-        artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
+        # a slow unit is written there too but is not what failed
+        artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | grep -v '/slow-unit-' | tail -1)
         result="FAILED (exit $status) ${artifact:-see $log}"
         grep -m1 -E "ERROR: |Fatal error|SUMMARY" "$log" || true
     fi
