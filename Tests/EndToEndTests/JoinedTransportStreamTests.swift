@@ -55,6 +55,39 @@ struct JoinedTransportStreamTests {
         #expect(check.status == 0 && check.stderr.isEmpty, "\(check.stderr)")
     }
 
+    /// A stream that first appears after the join (a video-only recording, then an audio-only
+    /// one 30 s later): its first packet is checked against the latest of the other streams
+    /// (ffmpeg's inter-stream check), so the audio follows the video instead of starting at 30 s.
+    /// Both streams packet for packet ffmpeg's `-c copy` (video less the size: the TS's access
+    /// unit delimiters, 6 bytes a picture, are left out of an MP4 copy; ffmpeg keeps them).
+    @Test func aStreamFirstSeenAfterTheJoinFollowsOn() throws {
+        let dir = CLI.tempDir()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileSourceTests.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:rate=25:duration=2", "-c:v", "libx264",
+                                    "-preset", "ultrafast", "-pix_fmt", "yuv420p", "-g", "25", dir + "/video.ts"])
+        try FileSourceTests.ffmpeg(["-f", "lavfi", "-i", "sine=duration=2:sample_rate=44100", "-c:a", "aac",
+                                    "-output_ts_offset", "30", "-streamid", "0:257", dir + "/audio.ts"])
+        var joined = try Data(contentsOf: URL(fileURLWithPath: dir + "/video.ts"))
+        joined.append(try Data(contentsOf: URL(fileURLWithPath: dir + "/audio.ts")))
+        let input = dir + "/joined.ts"
+        try joined.write(to: URL(fileURLWithPath: input))
+        let g = CLI.writeGraph(FileSourceTests.copyGraph(input, dir + "/ours.mp4", params: ", \"errors\": \"skip\""), in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("jump forward 28.097 s at 1.880 s in stream 'audio'"), "\(r.stderr)")
+        try FileSourceTests.ffmpeg(["-i", input, "-c", "copy", dir + "/ffmpeg.mp4"])
+        #expect(try FileSourceTests.packets(dir + "/ours.mp4", "a") == FileSourceTests.packets(dir + "/ffmpeg.mp4", "a"))
+        func timing(_ file: String) throws -> [String] {
+            // ffprobe's order: pts, dts, duration, size, flags
+            try FileSourceTests.packets(file, "v").map { line in
+                line.split(separator: ",").enumerated().filter { $0.offset != 3 }.map(\.element).joined(separator: ",")
+            }
+        }
+        #expect(try timing(dir + "/ours.mp4") == timing(dir + "/ffmpeg.mp4"))
+        let start = try CLI.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "stream=start_time", "-of", "csv=p=0", dir + "/ours.mp4"])
+        #expect(start.out.trimmingCharacters(in: .whitespacesAndNewlines) == "1.880000", "\(start.out)")
+    }
+
     /// Decoded, filtered and encoded: the encoders get increasing timestamps, and the file
     /// holds all three parts end to end, as ffmpeg's transcode does.
     @Test func transcodeFollowsOn() throws {

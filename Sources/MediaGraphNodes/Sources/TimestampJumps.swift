@@ -4,8 +4,9 @@ import MediaGraphCore
 /// Timestamps that jump in a format that allows it (MPEG-TS, MPEG-PS, FLV…): recordings joined
 /// with `cat`, a capture whose clock restarts. As ffmpeg does, a stream's packet that lands more
 /// than 0.1 s before that stream's previous one, or more than 10 s from where it should follow
-/// on, moves every later packet of the file by the same amount, so that this one follows on; all
-/// streams keep their relation, and encoders and muxers get timestamps that increase.
+/// on (a stream's first packet: from the latest packet of any stream), moves every later packet
+/// of the file by the same amount, so that this one follows on; all streams keep their relation,
+/// and encoders and muxers get timestamps that increase.
 final class TimestampJumps {
     /// ffmpeg's thresholds (`ts_discontinuity_detect`): a step back beyond 0.1 s, or a step
     /// either way beyond `dts_delta_threshold` (10 s).
@@ -26,6 +27,8 @@ final class TimestampJumps {
 
     /// Added to every timestamp read from now on (microseconds).
     private(set) var offsetMicros: Int64 = 0
+    /// The latest packet's dts of any stream (after the correction).
+    private var fileLast: Int64?
     private(set) var count = 0
     /// The first jump, for the warning.
     private(set) var first: (stream: String, micros: Int64, at: Int64)?
@@ -38,16 +41,22 @@ final class TimestampJumps {
     func check(dts: Int64, duration: Int64, timeBase: Rational, stream: String, timeline: inout StreamTimeline) -> Int64 {
         var at = Self.rescale(dts, timeBase, Self.micros)
         var correction: Int64 = 0
-        if let next = timeline.next, let last = timeline.last {
-            let delta = at - next
-            if Swift.abs(delta) > Self.eitherWayMicros || at + Self.backMicros < last {
+        // a stream's packet against where it should follow on; its first packet, against the
+        // latest of any stream (ffmpeg's "inter stream" check: a stream that first appears after
+        // a jump the others have made)
+        let expected = timeline.next ?? fileLast
+        if let expected {
+            let delta = at - expected
+            let back = timeline.last.map { at + Self.backMicros < $0 } ?? false
+            if Swift.abs(delta) > Self.eitherWayMicros || back {
                 offsetMicros = Self.bounded(offsetMicros - delta)
                 count += 1
-                if first == nil { first = (stream, delta, next) }
+                if first == nil { first = (stream, delta, expected) }
                 correction = Self.rescale(delta, Self.micros, timeBase)
-                at = next
+                at = expected
             }
         }
+        fileLast = at
         timeline.last = at
         timeline.next = at + Self.rescale(max(0, duration), timeBase, Self.micros)
         return correction
