@@ -118,4 +118,30 @@ extension ColorTransform {
         rows.append(SIMD4(0, 0, 0, 1))
         return ColorTransform(uncheckedRows: rows, offset: .zero, intensity: 1)
     }
+
+    /// The hue filter about luminance with weights `w` (a YUV frame's own, as saturation takes
+    /// them there): Y' kept, and the chroma turned as GPUImage's filter turns I and Q — YIQ's
+    /// (I, Q) are (U, V) = (0.492111·(B' − Y'), 0.877283·(R' − Y')) reflected, so turning them by
+    /// −degrees turns (U, V) by +degrees. With BT.601's weights this is GPUImage's filter (up to its
+    /// six-digit constants, 10⁻⁴ LSB), and on Y'CbCr it turns Cb and Cr together and leaves Y'
+    /// alone (`PlaneChroma`), so YUV frames need no conversion.
+    public static func hue(degrees: Double, luma w: SIMD3<Double>) throws -> ColorTransform {
+        try KernelError.check("hue.degrees", degrees, in: hueRange)
+        if degrees.truncatingRemainder(dividingBy: 360) == 0 { return identity }
+        let h = degrees.truncatingRemainder(dividingBy: 360) * Double.pi / 180
+        let c = cos(h), s = sin(h)
+        // (U, V) in units of (Pb, Pr): U = du·Pb, V = dv·Pr.
+        let du = 0.492111 * 2 * (1 - w.z), dv = 0.877283 * 2 * (1 - w.x)
+        // R'G'B' → (Y', Pb, Pr) and back.
+        let toY = w, toPb = (SIMD3(0, 0, 1) - w) / (2 * (1 - w.z)), toPr = (SIMD3(1, 0, 0) - w) / (2 * (1 - w.x))
+        let back = [SIMD3(1, 0, 2 * (1 - w.x)), SIMD3(1, -2 * (1 - w.z) * w.z / w.y, -2 * (1 - w.x) * w.x / w.y),
+                    SIMD3(1, 2 * (1 - w.z), 0)]
+        let newPb = toPb * c - toPr * (dv / du * s)
+        let newPr = toPb * (du / dv * s) + toPr * c
+        let rows = back.map { k -> SIMD4<Double> in
+            let row = toY * k.x + newPb * k.y + newPr * k.z
+            return SIMD4(row.x, row.y, row.z, 0)
+        } + [SIMD4(0, 0, 0, 1)]
+        return ColorTransform(uncheckedRows: rows, offset: .zero, intensity: 1)
+    }
 }

@@ -59,6 +59,14 @@ public struct PlaneCurves: Equatable, Sendable {
     /// A's form on (Y', Pb, Pr) as per-plane gain and offset, when C·A·C⁻¹ is diagonal (off
     /// the diagonal at most 1e-9: rounding in the products, never a real mix).
     static func diagonal(_ map: ColorTransform, luma w: SIMD3<Double>) -> (gain: SIMD3<Double>, offset: SIMD3<Double>)? {
+        let (m, offset) = yCbCrForm(map, luma: w)
+        for i in 0..<3 { for j in 0..<3 where i != j && abs(m[i][j]) > 1e-9 { return nil } }
+        return (SIMD3(m[0][0], m[1][1], m[2][2]), offset)
+    }
+
+    /// A's form on (Y', Pb, Pr) (Y' in 0…1, Pb and Pr in −0.5…0.5): C·A·C⁻¹ as rows, and C
+    /// times A's offset (alpha = 1 folded in), C the R'G'B' → Y'PbPr matrix of luma weights `w`.
+    static func yCbCrForm(_ map: ColorTransform, luma w: SIMD3<Double>) -> (rows: [SIMD3<Double>], offset: SIMD3<Double>) {
         let rows = map.effectiveRows, offset = map.effectiveOffset
         // C: R'G'B' → (Y', Pb, Pr); its inverse back.
         let c = [w, (SIMD3(0, 0, 1) - w) / (2 * (1 - w.z)), (SIMD3(1, 0, 0) - w) / (2 * (1 - w.x))]
@@ -71,8 +79,7 @@ public struct PlaneCurves: Equatable, Sendable {
         // A·C⁻¹, then C·(A·C⁻¹), column by column of C⁻¹.
         func times(_ m: [SIMD3<Double>], _ v: SIMD3<Double>) -> SIMD3<Double> { SIMD3((m[0] * v).sum(), (m[1] * v).sum(), (m[2] * v).sum()) }
         let columns = (0..<3).map { j in times(c, times(a, SIMD3(inverse[0][j], inverse[1][j], inverse[2][j]))) }
-        for i in 0..<3 { for j in 0..<3 where i != j && abs(columns[j][i]) > 1e-9 { return nil } }
-        return (SIMD3(columns[0][0], columns[1][1], columns[2][2]), times(c, o))
+        return ((0..<3).map { i in SIMD3(columns[0][i], columns[1][i], columns[2][i]) }, times(c, o))
     }
 
     /// These tables, then `next`: the same bytes as the two one after the other.

@@ -142,6 +142,8 @@ enum KernelBench {
         let contrastOnly = ColorMatrixKernel(try! ColorTransform.contrast(1.2))
         let saturationOnly = ColorMatrixKernel(try! ColorTransform.saturation(1.3))
         let hue = ColorMatrixKernel(try! ColorTransform.hue(degrees: 30))
+        // hue on Y'CbCr planes as the filter runs it on the bench's BT.601 (untagged) yuv420p frames
+        let hueYUV = PlaneChromaKernel(PlaneChroma(try! .hue(degrees: 30, luma: YCbCrMatrix.bt601.lumaWeights), matrix: .bt601, fullRange: false)!)
         let gamma = ChannelCurvesKernel(try! ChannelCurves.gamma(1.5))
         let tetra = LUT3DKernel(lut, interpolation: .tetrahedral)
         let trilinear = LUT3DKernel(lut, interpolation: .trilinear)
@@ -166,6 +168,7 @@ enum KernelBench {
                 try saturationOnly.run(source: $1, destination: $1, threads: $2)
             }),
             ("hue", .rgba, "hue=h=30", { try hue.run(source: $0, destination: $1, threads: $2) }),
+            ("hue yuv420p (in place)", .yuv420p, "hue=h=30", { try hueYUV.run(source: $1, destination: $1, threads: $2) }),
             ("invert+sepia+contrast+saturation fused (in place)", .rgba, "negate,colorchannelmixer=\(s),eq=contrast=0.8:saturation=0.8",
              { try fusedChain.run(source: $1, destination: $1, threads: $2) }),
             ("gamma", .rgba, "lutrgb=r=gammaval(1.5):g=gammaval(1.5):b=gammaval(1.5)",

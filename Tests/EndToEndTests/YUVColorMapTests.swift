@@ -132,6 +132,90 @@ import Testing
         }
     }
 
+    /// hue on yuv444p against the R'G'B' route in Double: YIQ's chroma turned about the frame's
+    /// own Y' — (U, V) = (0.492111·(B' − Y'), 0.877283·(R' − Y')) turned by +degrees, as GPUImage
+    /// turns (I, Q), (U, V) reflected, by −degrees. Y' is left as it is (every pixel); Cb and Cr
+    /// are the route's result rounded wherever the colour stays inside the cube, within the
+    /// kernel's 0.01 LSB near a half. On BT.601 frames that is GPUImage's own shader (its polar
+    /// form and six-digit constants), within 0.05 more.
+    @Test(arguments: ["bt601", "bt709"])
+    func hueTurnsCbAndCrAboutTheFramesOwnY(_ matrix: String) throws {
+        let dir = CLI.tempDir()
+        let input = try FusionTests.input("yuv444p", in: dir)
+        let w: SIMD3<Double> = matrix == "bt709" ? SIMD3(0.2126, 0.7152, 0.0722) : SIMD3(0.299, 0.587, 0.114)
+        let degrees = 40.0, h = degrees * Double.pi / 180
+        func turned(_ c: SIMD3<Double>) -> SIMD3<Double> {
+            let y = (c * w).sum(), u = 0.492111 * (c[2] - y), v = 0.877283 * (c[0] - y)
+            let u2 = u * cos(h) - v * sin(h), v2 = u * sin(h) + v * cos(h)
+            let r = y + v2 / 0.877283, b = y + u2 / 0.492111
+            return SIMD3(r, (y - w[0] * r - w[2] * b) / w[1], b)
+        }
+        // GPUImage's hue shader (GPUImageHueFilter): YIQ with its constants, polar form, hue − h.
+        func gpuImage(_ c: SIMD3<Double>) -> SIMD3<Double> {
+            let y = (c * SIMD3(0.299, 0.587, 0.114)).sum()
+            let i = (c * SIMD3(0.595716, -0.274453, -0.321263)).sum(), q = (c * SIMD3(0.211456, -0.522591, 0.31135)).sum()
+            let hue = atan2(q, i) - h, chroma = (i * i + q * q).squareRoot()
+            let i2 = chroma * cos(hue), q2 = chroma * sin(hue)
+            return SIMD3(y + 0.9563 * i2 + 0.6210 * q2, y - 0.2721 * i2 - 0.6474 * q2, y - 1.1070 * i2 + 1.7046 * q2)
+        }
+        let output = dir + "/hue.raw"
+        let g = try FusionTests.run(Self.graph(["{ \"type\": \"hue\", \"params\": { \"degrees\": \(degrees) } }"],
+                                               input: input, output: output, pixfmt: "yuv444p", matrix: matrix))
+        #expect(!g.nodes.contains { $0.inserted }, "\(g.nodes.map(\.id))")
+        let pixels = 385 * 289
+        let source = FusionTests.bytes(input), out = FusionTests.bytes(output)
+        try #require(out.count == 3 * pixels * 2)
+        #expect(out[0..<pixels] == source[0..<pixels], "Y' changed")
+        var checked = 0, worst = 0.0, worstGPUImage = 0.0
+        for i in 0..<pixels {
+            let yuv = SIMD3(Double(source[i]), Double(source[pixels + i]), Double(source[2 * pixels + i]))
+            let rgb = Self.rgb(yuv, w), mapped = turned(rgb)
+            guard Self.inCube(rgb), Self.inCube(mapped) else { continue }
+            let expected = Self.yuv(mapped, w), shader = Self.yuv(gpuImage(rgb), w)
+            for p in 1..<3 {
+                let byte = Double(out[p * pixels + i])
+                worst = max(worst, abs(byte - expected[p]))
+                worstGPUImage = max(worstGPUImage, abs(byte - shader[p]))
+            }
+            checked += 1
+        }
+        #expect(checked > pixels / 30, "only \(checked) pixels inside the cube")
+        #expect(worst <= 0.51, "worst \(worst)")
+        if matrix == "bt601" { #expect(worstGPUImage <= 0.56, "worst against GPUImage's shader \(worstGPUImage)") }
+    }
+
+    /// On yuv420p hue needs no converter either: Y' stays, and each chroma sample pair turns as it
+    /// is. Between colour filters on YUV it is a pass of its own (it turns Cb and Cr together,
+    /// so it is not one line per plane), and `validate` says why.
+    @Test func hueOnYUV420pIsAPassOfItsOwnWithNoConversion() throws {
+        let dir = CLI.tempDir()
+        let input = try FusionTests.input("yuv420p", in: dir)
+        let output = dir + "/o.raw"
+        let filters = [FusionTests.node(("brightness", "\"amount\": 0.05")), FusionTests.node(("hue", "\"degrees\": -120")),
+                       FusionTests.node(("contrast", "\"amount\": 1.2"))]
+        let g = try FusionTests.run(Self.graph(filters, input: input, output: output, pixfmt: "yuv420p", matrix: "bt709"))
+        #expect(!g.nodes.contains { $0.inserted }, "\(g.nodes.map(\.id))")
+        #expect(g.nodes.map(\.id).contains("f1"), "hue was fused: \(g.nodes.map(\.id))")
+        #expect(g.notes.contains { $0.contains("'f1'") && $0.contains("turns Cb and Cr together") }, "\(g.notes)")
+        // hue alone: Y' as it was, chroma turned
+        let alone = dir + "/alone.raw"
+        _ = try FusionTests.run(Self.graph([FusionTests.node(("hue", "\"degrees\": -120"))], input: input, output: alone,
+                                           pixfmt: "yuv420p", matrix: "bt709"))
+        let source = FusionTests.bytes(input), out = FusionTests.bytes(alone)
+        let luma = 385 * 289, chroma = 193 * 145
+        try #require(out.count == source.count && out.count == 2 * (luma + 2 * chroma))
+        #expect(out[0..<luma] == source[0..<luma])
+        let w = SIMD3(0.2126, 0.7152, 0.0722), h = -120 * Double.pi / 180
+        let du = 0.492111 * 2 * (1 - w.z), dv = 0.877283 * 2 * (1 - w.x)
+        var worst = 0.0
+        for i in 0..<chroma {
+            let u = du * (Double(source[luma + i]) - 128), v = dv * (Double(source[luma + chroma + i]) - 128)
+            let cb = min(max(128 + (u * cos(h) - v * sin(h)) / du, 16), 240), cr = min(max(128 + (u * sin(h) + v * cos(h)) / dv, 16), 240)
+            worst = max(worst, abs(Double(out[luma + i]) - cb), abs(Double(out[luma + chroma + i]) - cr))
+        }
+        #expect(worst <= 0.51, "worst \(worst)")
+    }
+
     /// Limited-range Y'CbCr bytes → R'G'B' in 0…1 (no clamping).
     static func rgb(_ v: SIMD3<Double>, _ w: SIMD3<Double>) -> SIMD3<Double> {
         let y = (v[0] - 16) / 219, pb = (v[1] - 128) / 224, pr = (v[2] - 128) / 224
@@ -171,7 +255,7 @@ import Testing
         #expect(!asBefore, "the change did not reach the fused pass")
     }
 
-    /// A filter that mixes the planes (sepia, hue) still gets a visible converter to rgba, and
+    /// A filter that mixes Y' with the chroma (sepia) still gets a visible converter to rgba, and
     /// one that does not fuse on YUV is told apart in `validate`.
     @Test func aFilterThatMixesPlanesGetsAConverter() throws {
         let dir = CLI.tempDir()

@@ -93,6 +93,14 @@ intptr_t mg_plane_line_row_avx2(const uint8_t *s, uint8_t *d, intptr_t n, int16_
                                 int32_t shift, uint8_t low, uint8_t high)
     __attribute__((swift_name("planeLineRowAVX2(_:_:_:multiplier:addend:shift:low:high:)")));
 
+/// One row of Cb and Cr samples through a 2x2 map about 128 (PlaneChroma): per pair
+/// out = clamp(128 + ((m0·(Cb − 128) + m1·(Cr − 128) + addends[0]) >> 14), low, high) for Cb, and
+/// m2, m3, addends[1] for Cr (the shifted sums saturated to Int16 before the 128 is added).
+/// Returns the pairs done (a multiple of 16); the caller does the rest. In and out may be the same rows.
+intptr_t mg_plane_chroma_row_avx2(const uint8_t *cbIn, const uint8_t *crIn, uint8_t *cbOut, uint8_t *crOut, intptr_t n,
+                                  const int16_t *m, const int32_t *addends, uint8_t low, uint8_t high)
+    __attribute__((swift_name("planeChromaRowAVX2(_:_:_:_:_:m:addends:low:high:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.

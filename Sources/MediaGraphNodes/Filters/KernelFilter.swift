@@ -24,6 +24,7 @@ extension LUT3DKernel: FrameKernel {}
 extension PlaneCurvesKernel: FrameKernel {
     public var isIdentity: Bool { curves.isIdentity }
 }
+extension PlaneChromaKernel: FrameKernel {}
 
 /// The shared base of the built-in pixel filters: the subclass declares its params once and picks
 /// a kernel from their values (`makeKernel`); every frame then runs through it in place when the
@@ -86,10 +87,14 @@ open class KernelFilter: VideoNode, LiveParamsNode {
     static func kernel(for params: ParamValues, planes: VideoFormat?) throws -> FrameKernel {
         do {
             if let planes, let map = try colorTransform(params, luma: planes.matrix.lumaWeights) {
-                guard let curves = PlaneCurves(map, matrix: planes.matrix, fullRange: planes.range == .full) else {
-                    throw NodeFailure("its colour map mixes Y', Cb and Cr on \(planes.matrix.rawValue) frames; convert to rgba before it")
+                let full = planes.range == .full
+                if let curves = PlaneCurves(map, matrix: planes.matrix, fullRange: full) {
+                    return PlaneCurvesKernel(curves, lines: PlaneLines(map, matrix: planes.matrix, fullRange: full))
                 }
-                return PlaneCurvesKernel(curves, lines: PlaneLines(map, matrix: planes.matrix, fullRange: planes.range == .full))
+                guard let chroma = PlaneChroma(map, matrix: planes.matrix, fullRange: full) else {
+                    throw NodeFailure("its colour map mixes Y' with Cb and Cr on \(planes.matrix.rawValue) frames; convert to rgba before it")
+                }
+                return PlaneChromaKernel(chroma)
             }
             return try makeKernel(params)
         } catch let e as KernelError { throw NodeFailure(KernelParamName.message(for: e)) }
@@ -139,6 +144,7 @@ extension KernelFilter: PointwiseStage {
     public func fusionBlocker(format: MediaFormat) -> String? {
         if !fuse { return "its \"fuse\" param is false" }
         if let pixels = format.video?.pixelFormat, PlaneCurvesKernel.formats.contains(pixels) {
+            if kernel is PlaneChromaKernel { return "on \(pixels) it turns Cb and Cr together, not one table per plane" }
             return planeCurves == nil ? "on \(pixels) it is not one table per plane" : nil
         }
         guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {
