@@ -3,8 +3,9 @@ import MediaGraphKernelsAVX2
 
 /// Runs `PlaneChroma` on 8-bit planar Y'CbCr frames: Y' through its table (left alone in place,
 /// or copied, where the table keeps it), each (Cb, Cr) sample pair through the 2x2 map — on AVX2
-/// CPUs 16 pairs a step in registers (`planeChromaRowAVX2`), elsewhere and for a row's last
-/// pairs one by one in the same arithmetic, so every CPU writes the same bytes.
+/// CPUs 16 pairs a step in registers (`planeChromaRowAVX2`), on other x86-64 CPUs 8 in SSE2
+/// (`planeChromaRowSSE2`), elsewhere and for a row's last pairs one by one in the same
+/// arithmetic, so every CPU writes the same bytes.
 public struct PlaneChromaKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = PlaneCurvesKernel.formats
@@ -46,10 +47,13 @@ public struct PlaneChromaKernel: Sendable {
                     let cbIn = source.data(1) + y * source.stride(1), crIn = source.data(2) + y * source.stride(2)
                     let cbOut = destination.data(1) + y * destination.stride(1), crOut = destination.data(2) + y * destination.stride(2)
                     var x = 0
-                    if avx2 {
-                        x = planeChromaRowAVX2(cbIn, crIn, cbOut, crOut, samples, m: m.baseAddress!, addends: addends.baseAddress!,
-                                               low: chroma.low, high: chroma.high)
-                    }
+                    #if arch(x86_64)
+                    x = avx2
+                        ? planeChromaRowAVX2(cbIn, crIn, cbOut, crOut, samples, m: m.baseAddress!, addends: addends.baseAddress!,
+                                             low: chroma.low, high: chroma.high)
+                        : planeChromaRowSSE2(cbIn, crIn, cbOut, crOut, samples, m: m.baseAddress!, addends: addends.baseAddress!,
+                                             low: chroma.low, high: chroma.high)
+                    #endif
                     for i in x..<samples {
                         let out = constants.output(cb: cbIn[i], cr: crIn[i])
                         cbOut[i] = out.cb

@@ -101,6 +101,11 @@ intptr_t mg_plane_chroma_row_avx2(const uint8_t *cbIn, const uint8_t *crIn, uint
                                   const int16_t *m, const int32_t *addends, uint8_t low, uint8_t high)
     __attribute__((swift_name("planeChromaRowAVX2(_:_:_:_:_:m:addends:low:high:)")));
 
+/// The same 8 pairs a step in SSE2 (x86-64 CPUs without AVX2); returns a multiple of 8.
+intptr_t mg_plane_chroma_row_sse2(const uint8_t *cbIn, const uint8_t *crIn, uint8_t *cbOut, uint8_t *crOut, intptr_t n,
+                                  const int16_t *m, const int32_t *addends, uint8_t low, uint8_t high)
+    __attribute__((swift_name("planeChromaRowSSE2(_:_:_:_:_:m:addends:low:high:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.
