@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import MediaGraphCore
 import MediaGraphKernels
 import MediaGraphShaderTiles
@@ -22,6 +23,11 @@ public final class ShaderKernel {
     private let inputCount: Int
     /// One register file per band (thread).
     private var registerFiles: [UnsafeMutableRawPointer] = []
+    /// The next chunk of rows a band takes (reset at each run; a kernel runs one frame at a time).
+    private let nextChunk = Atomic<Int>(0)
+    /// Chunks of rows per band: enough that a slowed band hands work over, few enough that each
+    /// chunk's setup and cache warm-up stay small (at 1080p with 2 bands, 67 rows a chunk).
+    static let chunksPerBand = 8
     private let registerFileBytes: Int
     /// Whether the tile loop runs the AVX2 build (the CPU has AVX2 and FMA and `vectorPath`
     /// allows it).
@@ -148,9 +154,18 @@ public final class ShaderKernel {
         if bands == 1 {
             runBand(0..<rows, registers: files[0], source: source, destination: destination)
         } else {
+            // The rows go in chunks that the bands take in turn, each band with its own register
+            // file: a band whose core the machine lends elsewhere for a while takes fewer chunks,
+            // so the frame ends when the work does, not when the slower of fixed halves does.
+            let chunks = max(bands, min(rows / 8, bands * Self.chunksPerBand))
+            nextChunk.store(0, ordering: .relaxed)
             RowBands.concurrently(bands) { band in
-                runBand(rows * band / bands ..< rows * (band + 1) / bands, registers: files[band],
-                        source: source, destination: destination)
+                while true {
+                    let chunk = nextChunk.wrappingAdd(1, ordering: .relaxed).oldValue
+                    guard chunk < chunks else { break }
+                    runBand(rows * chunk / chunks ..< rows * (chunk + 1) / chunks, registers: files[band],
+                            source: source, destination: destination)
+                }
             }
         }
     }

@@ -345,14 +345,24 @@ struct LanguageTests {
         }
     }
 
-    @Test func threadCountsGiveTheSameResult() throws {
-        let image = TestImage.pattern(width: 97, height: 70)
-        let source = try ShippedShaderTests.load("swirl")
-        let uniforms: [String: ShaderUniformValue] = ["center": [0.5, 0.5], "radius": 0.5, "angle": 2.0]
-        let one = try runShader(source, on: image, uniforms: uniforms, threads: 1)
-        let many = try runShader(source, on: image, uniforms: uniforms, threads: 5)
-        for i in 0..<(image.stride * image.height) where i % image.stride < image.width * 4 {
-            #expect(one.data[i] == many.data[i])
+    /// Bands take the rows in chunks (several per band, at odd heights): any thread count gives
+    /// the bytes of one thread, for a shader at computed coordinates and one sampling neighbours.
+    @Test(arguments: [2, 3, 5])
+    func threadCountsGiveTheSameResult(_ threads: Int) throws {
+        let image = TestImage.pattern(width: 97, height: 301)
+        let shaders: [(String, [String: ShaderUniformValue])] = [
+            ("swirl", ["center": [0.5, 0.5], "radius": 0.5, "angle": 2.0]),
+            ("sobel", ["edgeStrength": 1.5]),
+        ]
+        for (name, uniforms) in shaders {
+            let source = try ShippedShaderTests.load(name)
+            let one = try runShader(source, on: image, uniforms: uniforms, threads: 1)
+            let many = try runShader(source, on: image, uniforms: uniforms, threads: threads)
+            var differing = 0
+            for i in 0..<(image.stride * image.height) where i % image.stride < image.width * 4 && one.data[i] != many.data[i] {
+                differing += 1
+            }
+            #expect(differing == 0, "\(name) on \(threads) threads: \(differing) bytes differ from one thread")
         }
     }
 
