@@ -133,9 +133,8 @@ extension ColorTransform {
         // (U, V) in units of (Pb, Pr): U = du·Pb, V = dv·Pr.
         let du = 0.492111 * 2 * (1 - w.z), dv = 0.877283 * 2 * (1 - w.x)
         // R'G'B' → (Y', Pb, Pr) and back.
-        let toY = w, toPb = (SIMD3(0, 0, 1) - w) / (2 * (1 - w.z)), toPr = (SIMD3(1, 0, 0) - w) / (2 * (1 - w.x))
-        let back = [SIMD3(1, 0, 2 * (1 - w.x)), SIMD3(1, -2 * (1 - w.z) * w.z / w.y, -2 * (1 - w.x) * w.x / w.y),
-                    SIMD3(1, 2 * (1 - w.z), 0)]
+        let to = PlaneCurves.toYPbPr(luma: w), back = PlaneCurves.fromYPbPr(luma: w)
+        let (toY, toPb, toPr) = (to[0], to[1], to[2])
         let newPb = toPb * c - toPr * (dv / du * s)
         let newPr = toPb * (du / dv * s) + toPr * c
         let rows = back.map { k -> SIMD4<Double> in

@@ -68,11 +68,7 @@ public struct PlaneCurves: Equatable, Sendable {
     /// times A's offset (alpha = 1 folded in), C the R'G'B' → Y'PbPr matrix of luma weights `w`.
     static func yCbCrForm(_ map: ColorTransform, luma w: SIMD3<Double>) -> (rows: [SIMD3<Double>], offset: SIMD3<Double>) {
         let rows = map.effectiveRows, offset = map.effectiveOffset
-        // C: R'G'B' → (Y', Pb, Pr); its inverse back.
-        let c = [w, (SIMD3(0, 0, 1) - w) / (2 * (1 - w.z)), (SIMD3(1, 0, 0) - w) / (2 * (1 - w.x))]
-        let inverse = [SIMD3(1, 0, 2 * (1 - w.x)),
-                       SIMD3(1, -2 * (1 - w.z) * w.z / w.y, -2 * (1 - w.x) * w.x / w.y),
-                       SIMD3(1, 2 * (1 - w.z), 0)]
+        let (c, inverse) = (toYPbPr(luma: w), fromYPbPr(luma: w))
         // A on RGB with alpha = 1 folded into the offset.
         let a = (0..<3).map { SIMD3(rows[$0][0], rows[$0][1], rows[$0][2]) }
         let o = SIMD3((0..<3).map { offset[$0] + rows[$0][3] })
@@ -80,6 +76,16 @@ public struct PlaneCurves: Equatable, Sendable {
         func times(_ m: [SIMD3<Double>], _ v: SIMD3<Double>) -> SIMD3<Double> { SIMD3((m[0] * v).sum(), (m[1] * v).sum(), (m[2] * v).sum()) }
         let columns = (0..<3).map { j in times(c, times(a, SIMD3(inverse[0][j], inverse[1][j], inverse[2][j]))) }
         return ((0..<3).map { i in SIMD3(columns[0][i], columns[1][i], columns[2][i]) }, times(c, o))
+    }
+
+    /// C, the rows of R'G'B' → (Y', Pb, Pr) for luma weights `w`.
+    static func toYPbPr(luma w: SIMD3<Double>) -> [SIMD3<Double>] {
+        [w, (SIMD3(0, 0, 1) - w) / (2 * (1 - w.z)), (SIMD3(1, 0, 0) - w) / (2 * (1 - w.x))]
+    }
+
+    /// C⁻¹, the rows of (Y', Pb, Pr) → R'G'B'.
+    static func fromYPbPr(luma w: SIMD3<Double>) -> [SIMD3<Double>] {
+        [SIMD3(1, 0, 2 * (1 - w.x)), SIMD3(1, -2 * (1 - w.z) * w.z / w.y, -2 * (1 - w.x) * w.x / w.y), SIMD3(1, 2 * (1 - w.z), 0)]
     }
 
     /// These tables, then `next`: the same bytes as the two one after the other.
