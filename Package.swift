@@ -5,11 +5,20 @@ import PackageDescription
 // each other; built-in nodes adapt them to the engine; the CLI on top. A lower module never
 // imports a higher one. Only the codecs module (through the C system-library targets) touches C
 // libraries; kernels and shader use the compiler's x86 intrinsics (instructions, not libraries).
-// No unsafe flags anywhere: SwiftPM refuses them in a package used as a versioned dependency
-// (Examples/CustomFilter, built by the tests against a tagged clone, checks it). Code for
+// No unsafe flags in a product's targets: SwiftPM refuses them in a package used as a versioned
+// dependency (Examples/CustomFilter, built by the tests against a tagged clone, checks it); test
+// targets, in no product, may have them (`testCodeSettings`). Code for
 // AVX2+FMA CPUs is C whose functions carry `__attribute__((target("avx2,fma")))`, called only
 // after the CPU check; the hot loops get their speed from raw pointers and C, not -Ounchecked
 // (Docs/benchmarks.md has the measurements).
+
+// Most test targets are compiled without optimization, also in `make test`'s release build: the
+// code under test is the library modules, optimized as `make run` builds them, and these tests'
+// own code mostly launches processes and compares what they write. Optimizing EndToEndTests alone
+// took 2 of the build's 7.5 minutes on 2 cores (50 s without), for no gain in the tests' run time
+// once their byte comparisons were plain loops. The kernel and shader tests stay optimized: they
+// compute a reference for every pixel in Double, several times slower unoptimized.
+let testCodeSettings: [SwiftSetting] = [.unsafeFlags(["-Onone"])]
 
 let package = Package(
     name: "MediaGraph",
@@ -81,16 +90,16 @@ let package = Package(
         // the bench's OpenGL ES harness (Mesa's llvmpipe through EGL, opened with dlopen at run time).
         .target(name: "CGLESHarness", linkerSettings: [.linkedLibrary("dl")]),
 
-        .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"]),
+        .testTarget(name: "MediaGraphCoreTests", dependencies: ["MediaGraphCore"], swiftSettings: testCodeSettings),
         .testTarget(name: "MediaGraphKernelsTests", dependencies: ["MediaGraphKernels", "MediaGraphCore"]),
         .testTarget(name: "MediaGraphShaderTests", dependencies: ["MediaGraphShader", "MediaGraphKernels", "MediaGraphCore"]),
-        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"]),
+        .testTarget(name: "MediaGraphCodecsTests", dependencies: ["MediaGraphCodecs", "MediaGraphCore"], swiftSettings: testCodeSettings),
         // Writes a fragmented MP4 slowly so a test can SIGKILL it mid-file (MP4 tests only).
         .executableTarget(name: "mp4-fragment-writer", dependencies: ["MediaGraphMP4", "MediaGraphCore"]),
-        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"]),
+        .testTarget(name: "MediaGraphMP4Tests", dependencies: ["MediaGraphMP4", "MediaGraphCore", "mp4-fragment-writer"], swiftSettings: testCodeSettings),
         .testTarget(name: "MediaGraphPluginsTests",
-                    dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"]),
+                    dependencies: ["MediaGraphPlugins", "MediaGraphCore", "MediaGraphNodes", "MediaGraphKernels"], swiftSettings: testCodeSettings),
         // CWebP: the animated WebP tests decode with libwebp's own demuxer (ffmpeg 5.1 cannot)
-        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes", "CWebP"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["MediaGraphCore", "MediaGraphNodes", "CWebP"], swiftSettings: testCodeSettings),
     ]
 )

@@ -57,7 +57,7 @@ struct FusionExtremeParamsTests {
             try FusionTests.run(FusionTests.graph(filters, input: input, output: staged, pixfmt: pixfmt, top: "\"fuse\": false,"))
             let a = FusionTests.bytes(fused), b = FusionTests.bytes(staged)
             #expect(!a.isEmpty && a.count == b.count)
-            let worst = zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+            let worst = largestDifference(a, b)
             let stated = FusionTests.statedBound(g.notes)
             #expect(stated != nil && worst <= stated!, "chain \(k) \(filters): \(worst) LSB from stage by stage, stated \(stated ?? -1)\n\(g.notes.joined(separator: "\n"))")
         }

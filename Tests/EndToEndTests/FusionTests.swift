@@ -83,7 +83,7 @@ import Testing
             if g.nodes.count < filters.count + 2 { fusedChains += 1 }
             let a = Self.bytes(fused), b = Self.bytes(staged)
             #expect(a.count == 385 * 289 * 4 * 2 && a.count == b.count)
-            let worst = zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+            let worst = largestDifference(a, b)
             let maps = try filters.map { try Self.colorMap($0, input: input) }
             #expect(worst <= ColorMapFusion.bound(maps), "chain \(k) \(filters): \(worst) LSB from stage by stage\n\(g.notes.joined(separator: "\n"))")
         }
@@ -172,7 +172,7 @@ import Testing
             #expect(g.nodes.count == 3, "chain \(k) \(filters) was not one pass: \(g.nodes.map(\.id))")
             let a = Self.bytes(fused), b = Self.bytes(staged)
             #expect(a.count == 385 * 289 * 4 * 2 && a.count == b.count)
-            let worst = zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+            let worst = largestDifference(a, b)
             let stated = Self.statedBound(g.notes)
             #expect(stated != nil && worst <= stated!, "chain \(k) \(filters): \(worst) LSB from stage by stage, stated \(stated ?? -1)\n\(g.notes.joined(separator: "\n"))")
             if stated == 0 { exact += 1 }

@@ -58,7 +58,7 @@ import Testing
             #expect(bound <= Self.priorBound(chosen), "chain \(k) \(filters): stated bound \(bound)")
             let a = FusionTests.bytes(fused), b = FusionTests.bytes(staged)
             try #require(!a.isEmpty && a.count == b.count)
-            let worst = zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
+            let worst = largestDifference(a, b)
             #expect(worst <= bound, "chain \(k) \(filters) differs from stage by stage by \(worst), stated \(bound)")
             if a != b { differing += 1 }
         }
