@@ -204,7 +204,7 @@ import Testing
         let source = FusionTests.bytes(input), out = FusionTests.bytes(alone)
         let luma = 385 * 289, chroma = 193 * 145
         try #require(out.count == source.count && out.count == 2 * (luma + 2 * chroma))
-        #expect(out[0..<luma] == source[0..<luma])
+        #expect(largestDifference(Array(out[0..<luma]), Array(source[0..<luma])) == 0)
         let w = SIMD3(0.2126, 0.7152, 0.0722), h = -120 * Double.pi / 180
         let du = 0.492111 * 2 * (1 - w.z), dv = 0.877283 * 2 * (1 - w.x)
         var worst = 0.0
@@ -250,7 +250,7 @@ import Testing
         _ = try FusionTests.run(Self.graph(filters(-0.2), input: input, output: written, pixfmt: "yuv420p", matrix: "bt709"))
         _ = try FusionTests.run(Self.graph(filters(0.1), input: input, output: unchanged, pixfmt: "yuv420p", matrix: "bt709"))
         let a = FusionTests.bytes(changed), b = FusionTests.bytes(written)
-        #expect(!a.isEmpty && a == b)
+        #expect(!a.isEmpty && a.count == b.count && largestDifference(a, b) == 0)
         let asBefore = a == FusionTests.bytes(unchanged)
         #expect(!asBefore, "the change did not reach the fused pass")
     }

@@ -70,7 +70,7 @@ import Testing
     @Test(.enabled(if: RowBands.coreCount >= 2))
     func manyBandsOnDistinctThreads() {
         for count in [2, 3, 5, 8] {
-            let ids = Mutex<[UInt]>([])
+            let ids = Lock<[UInt]>([])
             let started = Atomic<Int>(0)
             let reported = RowBands.concurrently(count) { _ in
                 let me = UInt(bitPattern: Int(pthread_self()))
@@ -96,13 +96,13 @@ import Testing
             for _ in 0..<4 {
                 group.addTask {
                     for _ in 0..<50 {
-                        let ids = Mutex<[UInt]>([])
-                        let bands = Mutex<[Int]>([])
+                        let ids = Lock<[UInt]>([])
+                        let bands = Lock<[Int]>([])
                         let n = RowBands.concurrently(2) { band in
                             ids.withLock { $0.append(UInt(bitPattern: Int(pthread_self()))) }
                             bands.withLock { $0.append(band) }
                             if band == 1 {
-                                let inner = Mutex<[Int]>([])
+                                let inner = Lock<[Int]>([])
                                 RowBands.concurrently(2) { b in inner.withLock { $0.append(b) }; _ = Self.spin(20) }
                                 if inner.withLock({ $0.sorted() }) != [0, 1] { failures.count.add(1, ordering: .relaxed) }
                             }
