@@ -9,7 +9,9 @@ import MediaGraphKernelsAVX2
 /// (gamma at 1080p, one thread: 2.45 → 1.04 ms). The tables take 256 KiB per byte order; real
 /// images touch few of their cache lines at a time, as neighbouring pixels have close colours.
 /// On CPUs with AVX-512 VBMI a row goes 16 pixels at a time through the byte tables held in
-/// registers (`byteTablesRowAVX512`); the pairs do the rest of the row.
+/// registers (`byteTablesRowAVX512`); on AVX2 CPUs, when red, green and blue share one table (gamma,
+/// and any run of curves that treats the channels alike), 8 pixels at a time through that table's
+/// sixteen rows (`byteTableRowAVX2`); the pairs do the rest of the row.
 public struct ChannelCurvesKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.rgba, .bgra]
@@ -19,10 +21,17 @@ public struct ChannelCurvesKernel: Sendable {
     private let pairs: [UInt16]
     /// For rgba, then for bgra: the tables of bytes 0, 1, 2 and 3 (alpha: kept), 256 each.
     private let byteTables: [UInt8]
-    private let avx512 = CPUFeatures.hasAVX512VBMI
+    private let avx512: Bool
+    /// Whether a row goes through `byteTableRowAVX2`: an AVX2 CPU, and one table for the colours.
+    private let avx2SharedTable: Bool
 
-    public init(_ curves: ChannelCurves) {
+    /// `vectorPath` `.sse2` keeps the pair tables (as `MEDIAGRAPH_NO_AVX2=1` does); `avx512: false`
+    /// keeps the AVX-512 loop out (as `MEDIAGRAPH_NO_AVX512=1` does), so tests can run each loop.
+    public init(_ curves: ChannelCurves, vectorPath: VectorPath = .detected, avx512: Bool = true) {
         self.curves = curves
+        self.avx512 = avx512 && CPUFeatures.hasAVX512VBMI
+        avx2SharedTable = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
+            && curves.red == curves.green && curves.green == curves.blue
         var pairs = [UInt16](repeating: 0, count: 4 * 65536)
         // Curves in memory order: rgba stores red first, bgra blue first.
         for (k, (c0, c1, c2)) in [(curves.red, curves.green, curves.blue), (curves.blue, curves.green, curves.red)].enumerated() {
@@ -44,7 +53,7 @@ public struct ChannelCurvesKernel: Sendable {
         try FrameCheck.validate(kernel: "curves", source: source, destination: destination,
                                 accepted: Self.formats)
         let base = source.format == .bgra ? 2 * 65536 : 0
-        let avx512 = self.avx512
+        let avx512 = self.avx512, avx2SharedTable = self.avx2SharedTable
         byteTables.withUnsafeBufferPointer { bytes in
         pairs.withUnsafeBufferPointer { all in
             let low = all.baseAddress! + base, high = low + 65536
@@ -55,7 +64,11 @@ public struct ChannelCurvesKernel: Sendable {
                     let d = UnsafeMutableRawPointer(destination.data0 + y * destination.stride0)
                     var first = 0
                     #if arch(x86_64)
-                    if avx512 { first = byteTablesRowAVX512(s, d, bytes: 4 * source.width, tables: tables, oneTable: false, keepFourth: true) / 4 }
+                    if avx512 {
+                        first = byteTablesRowAVX512(s, d, bytes: 4 * source.width, tables: tables, oneTable: false, keepFourth: true) / 4
+                    } else if avx2SharedTable {
+                        first = byteTableRowAVX2(s, d, bytes: 4 * source.width, table: tables, keepFourth: true) / 4
+                    }
                     #endif
                     for x in first..<source.width {
                         let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)

@@ -7,7 +7,8 @@ import MediaGraphKernelsAVX2
 /// `ChannelCurvesKernel` does for pixels), half the look-ups of one byte at a time; neighbouring
 /// samples are close, so the look-ups touch few of the table's cache lines. On CPUs with AVX-512
 /// VBMI a row goes 64 samples at a time through the plane's table held in registers
-/// (`byteTablesRowAVX512`); the pairs do the rest of the row. A plane whose table a clamped line
+/// (`byteTablesRowAVX512`), on AVX2 CPUs 32 at a time through the table's sixteen rows
+/// (`byteTableRowAVX2`); the pairs do the rest of the row. A plane whose table a clamped line
 /// in 16-bit fixed point gives exactly (the kernel is told the stage's lines and
 /// `PlaneLineFixed16.matching` finds one) runs through that line on AVX2 CPUs instead, 32 samples
 /// a step in registers (`planeLineRowAVX2`; a row's last samples one by one in the same
@@ -23,15 +24,20 @@ public struct PlaneCurvesKernel: Sendable {
     private let pairStart: [Int]
     /// The tables of Y', Cb and Cr, 256 bytes each.
     private let byteTables: [UInt8]
-    private let avx512 = CPUFeatures.hasAVX512VBMI
+    private let avx512: Bool
+    private let avx2: Bool
     /// Per plane (Y', Cb, Cr), the line that gives its table exactly and runs in its place;
     /// nil for a plane that is looked up (always, off the AVX2 path).
     public let exactLines: [PlaneLineFixed16?]
 
-    /// `lines`: what the tables round, when they come from lines (`PlaneLines`).
-    public init(_ curves: PlaneCurves, lines: PlaneLines? = nil, vectorPath: VectorPath = .detected) {
+    /// `lines`: what the tables round, when they come from lines (`PlaneLines`). `vectorPath`
+    /// `.sse2` keeps the pair tables; `avx512: false` keeps the AVX-512 loop out (as
+    /// `MEDIAGRAPH_NO_AVX512=1` does), so tests can run each loop.
+    public init(_ curves: PlaneCurves, lines: PlaneLines? = nil, vectorPath: VectorPath = .detected, avx512: Bool = true) {
         self.curves = curves
         let avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
+        self.avx2 = avx2
+        self.avx512 = avx512 && CPUFeatures.hasAVX512VBMI
         let tables = [curves.y, curves.cb, curves.cr]
         let exact = (0..<3).map { p -> PlaneLineFixed16? in
             guard avx2, let line = lines?.planes[p] else { return nil }
@@ -55,7 +61,7 @@ public struct PlaneCurvesKernel: Sendable {
     /// same memory) on `threads` threads (0 = all cores).
     public func run(source: FramePlanes, destination: FramePlanes, threads: Int = 0) throws {
         try FrameCheck.validate(kernel: "planecurves", source: source, destination: destination, accepted: Self.formats)
-        let avx512 = self.avx512, exactLines = self.exactLines, pairStart = self.pairStart
+        let avx512 = self.avx512, avx2 = self.avx2, exactLines = self.exactLines, pairStart = self.pairStart
         _ = byteTables.withUnsafeBufferPointer { tables in
         pairs.withUnsafeBufferPointer { all in
             RowBands.run(rows: source.height, threads: threads) { band in
@@ -78,7 +84,11 @@ public struct PlaneCurvesKernel: Sendable {
                         let from = UnsafeRawPointer(s + y * ss), to = UnsafeMutableRawPointer(d + y * ds)
                         var done = 0
                         #if arch(x86_64)
-                        if avx512 { done = byteTablesRowAVX512(from, to, bytes: bytes, tables: tables.baseAddress! + 256 * p, oneTable: true, keepFourth: false) }
+                        if avx512 {
+                            done = byteTablesRowAVX512(from, to, bytes: bytes, tables: tables.baseAddress! + 256 * p, oneTable: true, keepFourth: false)
+                        } else if avx2 {
+                            done = byteTableRowAVX2(from, to, bytes: bytes, table: tables.baseAddress! + 256 * p, keepFourth: false)
+                        }
                         #endif
                         Self.row(from + done, to + done, bytes - done, table)
                     }

@@ -123,6 +123,13 @@ intptr_t mg_overlay_plane_row_avx2(uint8_t *d, const uint8_t *s, const uint8_t *
 intptr_t mg_overlay_packed_row_avx2(uint8_t *d, const uint8_t *s, intptr_t n, bool premultiplied, bool swapped)
     __attribute__((swift_name("overlayPackedRowAVX2(_:_:_:_:_:)")));
 
+/// One byte table for CPUs with AVX2 (the caller checks): 32 bytes per step, every byte through
+/// the 256-byte `table`, or with `keepFourth` every byte but the fourth of each four, which is
+/// copied (alpha). Returns the bytes done (a multiple of 32); the caller does the rest. `s` and
+/// `d` may be the same row.
+intptr_t mg_byte_table_row_avx2(const void *s, void *d, intptr_t bytes, const uint8_t *table, bool keepFourth)
+    __attribute__((swift_name("byteTableRowAVX2(_:_:bytes:table:keepFourth:)")));
+
 /// Byte tables for CPUs with AVX-512 F, BW and VBMI (the caller checks): 64 bytes per step.
 /// `tables` holds four 256-byte tables, for the bytes at positions 0, 1, 2, 3 mod 4 (a packed
 /// pixel's channels); with `oneTable` only the first, for every byte (a plane); with
