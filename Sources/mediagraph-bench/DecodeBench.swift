@@ -69,7 +69,9 @@ enum DecodeBench {
 
     /// Wall and CPU seconds (user + system) and peak RSS of a command, from /usr/bin/time.
     static func measure(_ command: [String]) -> Measured? {
-        guard let err = MP4Bench.shell(["/usr/bin/time", "-f", "DECODEBENCH %e %U %S %M"] + command, captureStderr: true),
+        // (stdout discarded: `mediagraph thumbnails` lists its pictures there, among the bench's lines)
+        guard let err = MP4Bench.shell(["/usr/bin/time", "-f", "DECODEBENCH %e %U %S %M"] + command, captureStderr: true,
+                                       discardOutput: true),
               let line = err.split(separator: "\n").last(where: { $0.hasPrefix("DECODEBENCH") }) else { return nil }
         let v = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard v.count == 4 else { return nil }
