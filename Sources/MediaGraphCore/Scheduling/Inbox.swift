@@ -23,7 +23,7 @@ enum InboxItem {
 /// stored `var` is read and written only with the monitor's mutex held (Synchronization's `Mutex`
 /// has no condition variables to wait on, hence the pthread monitor).
 final class Inbox: @unchecked Sendable {
-    private let monitor = Monitor()
+    private let monitor: Monitor
     private var rings: [[InboxItem?]]
     private var heads: [Int]
     private var counts: [Int]
@@ -34,7 +34,7 @@ final class Inbox: @unchecked Sendable {
     private var closed = false
     /// Threads blocked in pop / push: signals are sent only when someone waits, and producers
     /// are woken only once a ring has drained to half, so small buffers do not cost a context
-    /// switch each.
+    /// switch each; each input's producers wait on a condition of their own (`Monitor`).
     private var waitingConsumers = 0
     private var waitingProducers = 0
     /// Nanoseconds producers spent blocked on a full ring, and the consumer on empty rings.
@@ -62,6 +62,7 @@ final class Inbox: @unchecked Sendable {
         self.capacity = capacity
         self.owner = owner
         self.waits = waits
+        monitor = Monitor(notFullConditions: inputs)
         rings = Array(repeating: Array(repeating: nil, count: capacity), count: inputs)
         heads = Array(repeating: 0, count: inputs)
         counts = Array(repeating: 0, count: inputs)
@@ -80,7 +81,7 @@ final class Inbox: @unchecked Sendable {
             waits.set(lane, .pushing(queue: owner, input: input))
             // the consumer may be waiting for an input only this thread feeds: let it look again
             if waitingConsumers > 0 { monitor.signalNotEmpty() }
-            while counts[input] == capacity && !cancelled && !closed { monitor.waitNotFull() }
+            while counts[input] == capacity && !cancelled && !closed { monitor.waitNotFull(input) }
             waits.set(lane, .working)
             producerBlocked[input] = false
             waitingProducers -= 1
@@ -126,14 +127,16 @@ final class Inbox: @unchecked Sendable {
                 rings[k][heads[k]] = nil
                 heads[k] = (heads[k] + 1) % capacity
                 counts[k] -= 1
-                if waitingProducers > 0 && counts[k] <= capacity / 2 { monitor.broadcastNotFull() }
+                if waitingProducers > 0 && counts[k] <= capacity / 2 { monitor.broadcastNotFull(k) }
                 if waited > 0 { popWaitNanos &+= monotonicNanos() &- waited }
                 input = k
                 return item
             }
             if waited == 0 { waited = monotonicNanos() }
             // producers held back by the half-drain rule may fill their rings now
-            if waitingProducers > 0 { monitor.broadcastNotFull() }
+            if waitingProducers > 0 {
+                for k in counts.indices where counts[k] < capacity { monitor.broadcastNotFull(k) }
+            }
             waitingConsumers += 1
             waits.set(owner, .popping(input: strict ? preferred : nil))
             if strict, let p = preferred, producerBlocked.contains(true) {
