@@ -1,7 +1,7 @@
 import Foundation
 
 /// One 256-entry table per colour channel: any per-channel curve on 8-bit values (gamma,
-/// levels). Built once from the formula in Double, rounded to nearest.
+/// levels, tone curves). Built once from the formula in Double, rounded to nearest.
 public struct ChannelCurves: Equatable, Sendable {
     /// Output byte for each input byte, for red, green and blue.
     public let red: [UInt8], green: [UInt8], blue: [UInt8]

@@ -27,6 +27,7 @@ public enum BuiltinNodes {
         r.add(HueFilter.self)
         r.add(ColorMatrixFilter.self)
         r.add(LevelsFilter.self)
+        r.add(CurvesFilter.self)
         r.add(RGBFilter.self)
         r.add(LUT3DFilter.self)
         r.add(ConvertNode.self)

@@ -3,6 +3,7 @@
 import Foundation
 import MediaGraphCore
 import MediaGraphKernels
+import MediaGraphNodes
 
 enum KernelBench {
     static let width = 1920, height = 1080
@@ -145,6 +146,9 @@ enum KernelBench {
         // hue on Y'CbCr planes as the filter runs it on the bench's BT.601 (untagged) yuv420p frames
         let hueYUV = PlaneChromaKernel(PlaneChroma(try! .hue(degrees: 30, luma: YCbCrMatrix.bt601.lumaWeights), matrix: .bt601, fullRange: false)!)
         let gamma = ChannelCurvesKernel(try! ChannelCurves.gamma(1.5))
+        // curves: a channel of its own each (the pair tables) and one master curve (one table)
+        let vintage = ChannelCurvesKernel(try! CurvesFilter.curves(preset: "vintage"))
+        let strongContrast = ChannelCurvesKernel(try! CurvesFilter.curves(preset: "strong_contrast"))
         let tetra = LUT3DKernel(lut, interpolation: .tetrahedral)
         let trilinear = LUT3DKernel(lut, interpolation: .trilinear)
         let s = "0.3588:0.7044:0.1368:0:0.2990:0.5870:0.1140:0:0.2392:0.4696:0.0912"
@@ -173,6 +177,9 @@ enum KernelBench {
              { try fusedChain.run(source: $1, destination: $1, threads: $2) }),
             ("gamma", .rgba, "lutrgb=r=gammaval(1.5):g=gammaval(1.5):b=gammaval(1.5)",
              { try gamma.run(source: $0, destination: $1, threads: $2) }),
+            ("curves vintage", .rgba, "curves=preset=vintage", { try vintage.run(source: $0, destination: $1, threads: $2) }),
+            ("curves strong_contrast", .rgba, "curves=preset=strong_contrast",
+             { try strongContrast.run(source: $0, destination: $1, threads: $2) }),
             ("lut3d tetrahedral", .rgba, "lut3d=file=bench.cube:interp=tetrahedral",
              { try tetra.run(source: $0, destination: $1, threads: $2) }),
             ("lut3d trilinear", .rgba, "lut3d=file=bench.cube:interp=trilinear",

@@ -273,6 +273,6 @@ final class KeepingSink: RegisteredNode {
             let expected = FilterReference.paramsCell(entry.info)
             #expect(cells[2] == expected, "Docs/filters.md, \(cells[1]): the params column should read «\(expected)»")
         }
-        #expect(rows == 13)
+        #expect(rows == 14)
     }
 }

@@ -1,7 +1,7 @@
 import MediaGraphCore
 import MediaGraphKernels
 
-/// Per-channel stages in a run of colour filters: curves (gamma, levels) and the colour maps that
+/// Per-channel stages in a run of colour filters: curves (gamma, levels, curves) and the colour maps that
 /// act on each channel alone (invert, brightness, contrast, exposure, rgb — a diagonal matrix
 /// that keeps alpha). Every such stage maps bytes to bytes channel by channel, so a stretch of
 /// them is one table per channel, composed exactly: the fused pass gives the same bytes as the
