@@ -11,7 +11,8 @@ import MediaGraphKernelsAVX2
 /// On CPUs with AVX-512 VBMI a row goes 16 pixels at a time through the byte tables held in
 /// registers (`byteTablesRowAVX512`); on AVX2 CPUs, when red, green and blue share one table (gamma,
 /// and any run of curves that treats the channels alike), 8 pixels at a time through that table's
-/// sixteen rows (`byteTableRowAVX2`); the pairs do the rest of the row.
+/// sixteen rows (`byteTableRowAVX2`), else 32 at a time made planar, each channel through its
+/// own table's rows (`byteTablesRowAVX2`); the pairs do the rest of the row.
 public struct ChannelCurvesKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.rgba, .bgra]
@@ -22,16 +23,16 @@ public struct ChannelCurvesKernel: Sendable {
     /// For rgba, then for bgra: the tables of bytes 0, 1, 2 and 3 (alpha: kept), 256 each.
     private let byteTables: [UInt8]
     private let avx512: Bool
-    /// Whether a row goes through `byteTableRowAVX2`: an AVX2 CPU, and one table for the colours.
-    private let avx2SharedTable: Bool
+    /// Whether rows go through the AVX2 loops, and whether the colours share one table.
+    private let avx2: Bool, sharedTable: Bool
 
     /// `vectorPath` `.sse2` keeps the pair tables (as `MEDIAGRAPH_NO_AVX2=1` does); `avx512: false`
     /// keeps the AVX-512 loop out (as `MEDIAGRAPH_NO_AVX512=1` does), so tests can run each loop.
     public init(_ curves: ChannelCurves, vectorPath: VectorPath = .detected, avx512: Bool = true) {
         self.curves = curves
         self.avx512 = avx512 && CPUFeatures.hasAVX512VBMI
-        avx2SharedTable = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
-            && curves.red == curves.green && curves.green == curves.blue
+        avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
+        sharedTable = curves.red == curves.green && curves.green == curves.blue
         var pairs = [UInt16](repeating: 0, count: 4 * 65536)
         // Curves in memory order: rgba stores red first, bgra blue first.
         for (k, (c0, c1, c2)) in [(curves.red, curves.green, curves.blue), (curves.blue, curves.green, curves.red)].enumerated() {
@@ -53,7 +54,7 @@ public struct ChannelCurvesKernel: Sendable {
         try FrameCheck.validate(kernel: "curves", source: source, destination: destination,
                                 accepted: Self.formats)
         let base = source.format == .bgra ? 2 * 65536 : 0
-        let avx512 = self.avx512, avx2SharedTable = self.avx2SharedTable
+        let avx512 = self.avx512, avx2 = self.avx2, sharedTable = self.sharedTable
         byteTables.withUnsafeBufferPointer { bytes in
         pairs.withUnsafeBufferPointer { all in
             let low = all.baseAddress! + base, high = low + 65536
@@ -66,8 +67,10 @@ public struct ChannelCurvesKernel: Sendable {
                     #if arch(x86_64)
                     if avx512 {
                         first = byteTablesRowAVX512(s, d, bytes: 4 * source.width, tables: tables, oneTable: false, keepFourth: true) / 4
-                    } else if avx2SharedTable {
+                    } else if avx2 && sharedTable {
                         first = byteTableRowAVX2(s, d, bytes: 4 * source.width, table: tables, keepFourth: true) / 4
+                    } else if avx2 {
+                        first = byteTablesRowAVX2(s, d, bytes: 4 * source.width, tables: tables) / 4
                     }
                     #endif
                     for x in first..<source.width {

@@ -4,10 +4,10 @@ import MediaGraphKernels
 import Testing
 
 /// The table kernels are look-ups, so their output is exactly each byte through its channel's (or
-/// plane's) table, whichever loop runs (AVX-512 VBMI 64 bytes at a time, AVX2 32 at a time for one
-/// table, the pair tables for the rest of a row; each loop this CPU has is run): random tables on
-/// random frames of widths around the 32- and 64-byte steps, out of place and in place, padding
-/// untouched.
+/// plane's) table, whichever loop runs (AVX-512 VBMI 64 bytes at a time; AVX2 32 bytes at a time
+/// through one table, or 32 pixels made planar through three; the pair tables for the rest of a
+/// row; each loop this CPU has is run): random tables on random frames of widths around the 32-,
+/// 64- and 128-byte steps, out of place and in place, padding untouched.
 @Suite struct ByteTableKernelTests {
     /// The loops to run: the best this CPU has, then AVX2 without AVX-512, then the pairs alone.
     static let loops: [(VectorPath, avx512: Bool)] = [(.detected, true), (.avx2, false), (.sse2, false)]
@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    static let widths = [1, 7, 8, 9, 15, 16, 17, 31, 33, 63, 64, 65, 129, 385]
+    static let widths = [1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 129, 385]
 
     /// `shared`: red, green and blue through one table (gamma's case, which AVX2 runs in registers).
     @Test(arguments: [PixelFormat.rgba, .bgra], [false, true])

@@ -130,6 +130,13 @@ intptr_t mg_overlay_packed_row_avx2(uint8_t *d, const uint8_t *s, intptr_t n, bo
 intptr_t mg_byte_table_row_avx2(const void *s, void *d, intptr_t bytes, const uint8_t *table, bool keepFourth)
     __attribute__((swift_name("byteTableRowAVX2(_:_:bytes:table:keepFourth:)")));
 
+/// Three byte tables for CPUs with AVX2 (the caller checks): 32 pixels (128 bytes) per step, the
+/// bytes at positions 0, 1, 2 mod 4 through the 256-byte tables at `tables`, `tables + 256` and
+/// `tables + 512`, the fourth copied (alpha). Returns the bytes done (a multiple of 128); the
+/// caller does the rest. `s` and `d` may be the same row.
+intptr_t mg_byte_tables_row_avx2(const void *s, void *d, intptr_t bytes, const uint8_t *tables)
+    __attribute__((swift_name("byteTablesRowAVX2(_:_:bytes:tables:)")));
+
 /// Byte tables for CPUs with AVX-512 F, BW and VBMI (the caller checks): 64 bytes per step.
 /// `tables` holds four 256-byte tables, for the bytes at positions 0, 1, 2, 3 mod 4 (a packed
 /// pixel's channels); with `oneTable` only the first, for every byte (a plane); with
