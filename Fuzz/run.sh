@@ -69,6 +69,7 @@ for t in $targets; do
         cp "$root/Fuzz/Seeds/fuzz-wav/s16.wav" "$work/in.wav"
         cp "$root/Fuzz/Seeds/fuzz-shader/swirl.glsl" "$work/in.glsl"
         cp "$root/Fuzz/Seeds/fuzz-cube/domain3.cube" "$work/in.cube"
+        cp "$root/Fuzz/Seeds/fuzz-acv/four-curves.acv" "$work/in.acv"
         cp "$root/Fuzz/Seeds/fuzz-h264/bframes.h264" "$work/in.h264"
         cp "$root/Fuzz/Seeds/fuzz-ivf/vp9.ivf" "$work/in.ivf"
         cp "$root/Fuzz/Seeds/fuzz-adts/mono.aac" "$work/in.aac"

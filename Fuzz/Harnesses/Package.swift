@@ -13,6 +13,7 @@ let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-graph", ["MediaGraphCore", "MediaGraphNodes"]),
     ("fuzz-shader", ["MediaGraphCore", "MediaGraphShader"]),
     ("fuzz-cube", ["MediaGraphKernels"]),
+    ("fuzz-acv", ["MediaGraphKernels"]),
     ("fuzz-y4m", ["MediaGraphNodes"]),
     ("fuzz-wav", ["MediaGraphNodes"]),
     ("fuzz-h264", ["MediaGraphCore", "MediaGraphMP4"]),

@@ -81,13 +81,7 @@ public struct CubeLUT: Equatable, Sendable {
         do {
             return try SmallFileReader.read(path, limit: maxFileSize)
         } catch {
-            let message: String
-            switch error {
-            case .unreadable(let why): message = "cannot read the file: \(why)"
-            case .isDirectory: message = "cannot read the file: it is a directory"
-            case .notRegularFile: message = "cannot read the file: not a regular file"
-            case .tooLarge: message = "the file is larger than the limit of \(maxFileSize) bytes for a .cube file"
-            }
+            let message = error.message(for: ".cube file")
             throw CubeFileError(file: path, line: 0, message: message)
         }
     }

@@ -67,6 +67,58 @@ import Testing
         #expect(r.stderr.contains("'c'") && r.stderr.contains(c.message), "\(r.stderr)")
     }
 
+    /// A Photoshop curves file: (input, output) points per curve, written as the format stores
+    /// them (big-endian 16-bit count, then output and input per point).
+    static func acv(_ curves: [[(Int, Int)]]) -> Data {
+        var bytes: [UInt8] = [0, 1, 0, UInt8(curves.count)]
+        for c in curves {
+            bytes += [UInt8(c.count >> 8), UInt8(c.count & 255)]
+            for (x, y) in c { bytes += [UInt8(y >> 8), UInt8(y & 255), UInt8(x >> 8), UInt8(x & 255)] }
+        }
+        return Data(bytes)
+    }
+
+    /// `psfile` against ffmpeg's: the composite curve as master, then red, green (no points:
+    /// unset), blue; a fifth curve ignored; green's own points replace the file's.
+    @Test func photoshopCurvesFileMatchesFFmpeg() throws {
+        let dir = try Self.input()
+        let file = Self.acv([[(0, 0), (64, 80), (255, 255)], [(0, 20), (128, 140), (255, 230)], [],
+                             [(0, 0), (255, 200)], [(0, 255), (255, 0)]])
+        #expect(FileManager.default.createFile(atPath: dir + "/look.acv", contents: file))
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "rgba", "-s", "385x289", "-i", dir + "/in.rgba",
+                               "-vf", "curves=psfile=" + dir + "/look.acv:g='0/0 0.5/0.6 1/1'", "-pix_fmt", "rgba", "-f", "rawvideo", dir + "/ffmpeg.rgba"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "rawsrc", "params": { "path": "in.rgba", "width": 385, "height": 289, "format": "rgba" } },
+                     "c": { "type": "curves", "params": { "psfile": "look.acv", "green": "0/0 0.5/0.6 1/1" } },
+                     "out": { "type": "rawsink", "params": { "path": "ours.rgba" } } },
+          "chains": [["src", "c", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let ours = FileManager.default.contents(atPath: dir + "/ours.rgba"), theirs = FileManager.default.contents(atPath: dir + "/ffmpeg.rgba")
+        let same = ours != nil && ours == theirs
+        #expect(same, "psfile: the bytes differ from ffmpeg's curves")
+    }
+
+    @Test(arguments: [
+        ([UInt8]([0, 1, 0, 4, 0, 2, 0, 0]), "look.acv: byte 8: the file ends where curve 1's point 1 input should be (2 bytes, 0 left)"),
+        ([0, 1, 0, 1, 0, 2, 0, 0, 1, 44, 0, 255, 0, 255], "look.acv: byte 6: curve 1 (master), point 1: input 300, output 0; both must be 0…255"),
+        ([0, 1, 0, 2, 0, 0, 0, 2, 0, 0, 0, 200, 0, 255, 0, 100], "look.acv: byte 16: curve 2 (red): point 1 (0.784314/0.0) and point 2 (0.392157/1.0) must be in increasing x"),
+        ([0, 1], "look.acv: byte 2: the file ends where the number of curves should be"),
+    ])
+    func badPhotoshopFilesNameTheByte(_ c: (bytes: [UInt8], message: String)) throws {
+        let dir = CLI.tempDir()
+        #expect(FileManager.default.createFile(atPath: dir + "/look.acv", contents: Data(c.bytes)))
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 64, "height": 48, "frames": 1, "format": "rgba" } },
+                     "c": { "type": "curves", "params": { "psfile": "look.acv" } }, "out": { "type": "nullsink" } },
+          "chains": [["src", "c", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("validate", g)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("param 'psfile'") && r.stderr.contains(c.message), "\(r.stderr)")
+    }
+
     /// Curves fuse with the other per-channel stages into one table per channel: the same bytes
     /// as the stages one after another.
     @Test func fusesWithGammaIntoOneTable() throws {

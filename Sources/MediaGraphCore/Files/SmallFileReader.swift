@@ -14,6 +14,16 @@ public enum SmallFileReader {
         case tooLarge(limit: Int)
         /// Not a regular file (a FIFO, a device) where only a regular file is read.
         case notRegularFile
+
+        /// The failure in words, for a file of the kind `kind` (".cube file", "curves file").
+        public func message(for kind: String) -> String {
+            switch self {
+            case .unreadable(let why): return "cannot read the file: \(why)"
+            case .isDirectory: return "cannot read the file: it is a directory"
+            case .notRegularFile: return "cannot read the file: not a regular file"
+            case .tooLarge(let limit): return "the file is larger than the limit of \(limit) bytes for a \(kind)"
+            }
+        }
     }
 
     /// The file's bytes, at most `limit` of them. With `regularFileOnly` a FIFO or device is

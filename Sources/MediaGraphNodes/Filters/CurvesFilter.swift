@@ -28,28 +28,39 @@ public final class CurvesFilter: KernelFilter, RegisteredNode {
     static let green = Param<String?>("green", doc: "green curve: \(pointsDoc)")
     static let blue = Param<String?>("blue", doc: "blue curve: \(pointsDoc)")
     static let all = Param<String?>("all", doc: "curve for red, green and blue where they are not given: \(pointsDoc)")
+    static let psfile = Param<String?>.path("psfile", role: .input,
+                                            doc: "Photoshop curves file (.acv): its composite curve as master, then red, green and blue; curves given here replace its, it replaces the preset's")
 
     public static let typeInfo = filterInfo(
         "curves", "Tone curves as ffmpeg's curves and Photoshop: a natural cubic spline through the points of each channel, then the master curve (alpha kept).",
-        formats: ChannelCurvesKernel.formats, params: [preset, master, red, green, blue, all])
+        formats: ChannelCurvesKernel.formats, params: [preset, master, red, green, blue, all, psfile])
 
     override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ChannelCurvesKernel(try curves(preset: p[preset], red: p[red], green: p[green], blue: p[blue], all: p[all], master: p[master]))
+        var photoshop: PhotoshopCurves?
+        if let path = p[psfile] {
+            do { photoshop = try PhotoshopCurves(contentsOfFile: path) } catch { throw NodeFailure("param 'psfile': \(error)") }
+        }
+        return ChannelCurvesKernel(try curves(preset: p[preset], red: p[red], green: p[green], blue: p[blue], all: p[all],
+                                              master: p[master], photoshop: photoshop))
     }
 
     /// The tables of one of ffmpeg's presets (a `preset` value), with curves given as points
-    /// strings in place of the preset's: a channel not given takes `all`, else the preset's.
+    /// strings, or read from a Photoshop curves file, in place of the preset's, as ffmpeg orders
+    /// them: a channel's own points, else `all`, else the file's, else the preset's.
     public static func curves(preset name: String, red r: String? = nil, green g: String? = nil, blue b: String? = nil,
-                              all a: String? = nil, master m: String? = nil) throws -> ChannelCurves {
+                              all a: String? = nil, master m: String? = nil, photoshop: PhotoshopCurves? = nil) throws -> ChannelCurves {
         guard let chosen = presets.first(where: { $0.name == name }) else {
             throw NodeFailure("param 'preset': '\(name)' is not one of " + presets.map(\.name).joined(separator: ", "))
         }
-        let channels = try [(r, red.name, chosen.red), (g, green.name, chosen.green), (b, blue.name, chosen.blue)].map { given, param, fromPreset in
+        let channels = try [(r, red.name, photoshop?.red, chosen.red), (g, green.name, photoshop?.green, chosen.green),
+                            (b, blue.name, photoshop?.blue, chosen.blue)].map { given, param, fromFile, fromPreset in
             if let given { return try curve(given, param: param) }
             if let a { return try curve(a, param: all.name) }
+            if let fromFile { return fromFile }
             return try curve(fromPreset ?? "", param: preset.name)
         }
-        let masterCurve = try (m.map { ($0, master.name) } ?? chosen.master.map { ($0, preset.name) }).map { try curve($0.0, param: $0.1) }
+        let masterCurve = try m.map { try curve($0, param: master.name) } ?? photoshop?.master
+            ?? chosen.master.map { try curve($0, param: preset.name) }
         return .toneCurves(red: channels[0], green: channels[1], blue: channels[2], master: masterCurve)
     }
 
