@@ -1,10 +1,11 @@
 import Foundation
 import MediaGraphCore
 
-/// Why a Photoshop curves file was refused: the file, the byte offset, what was expected there.
+/// Why a Photoshop curves file was refused: the file, the byte offset (nil when the file could not
+/// be read), what was expected there.
 public struct CurvesFileError: Error, Equatable, CustomStringConvertible {
-    public var file: String, offset: Int, message: String
-    public var description: String { "\(file): byte \(offset): \(message)" }
+    public var file: String, offset: Int?, message: String
+    public var description: String { offset.map { "\(file): byte \($0): \(message)" } ?? "\(file): \(message)" }
 }
 
 /// The curves of a Photoshop curves file (.acv), as ffmpeg's `curves` reads them (`psfile`): a
@@ -25,7 +26,7 @@ public struct PhotoshopCurves: Equatable, Sendable {
             bytes = try SmallFileReader.read(path, limit: Self.maxFileSize)
         } catch {
             let why = error.message(for: "curves file")
-            throw CurvesFileError(file: path, offset: 0, message: why)
+            throw CurvesFileError(file: path, offset: nil, message: why)
         }
         try self.init(parsing: bytes, file: path)
     }

@@ -119,6 +119,19 @@ import Testing
         #expect(r.stderr.contains("param 'psfile'") && r.stderr.contains(c.message), "\(r.stderr)")
     }
 
+    @Test func missingPhotoshopFileNamesThePath() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 64, "height": 48, "frames": 1, "format": "rgba" } },
+                     "c": { "type": "curves", "params": { "psfile": "missing.acv" } }, "out": { "type": "nullsink" } },
+          "chains": [["src", "c", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("validate", g)
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("node 'c' (curves): param 'psfile': ") && r.stderr.contains("missing.acv: cannot read the file: No such file or directory"),
+                "\(r.stderr)")
+    }
+
     /// Curves fuse with the other per-channel stages into one table per channel: the same bytes
     /// as the stages one after another.
     @Test func fusesWithGammaIntoOneTable() throws {
