@@ -12,13 +12,15 @@ import MediaGraphKernelsAVX2
 /// registers (`byteTablesRowAVX512`); on AVX2 CPUs, when red, green and blue share one table (gamma,
 /// and any run of curves that treats the channels alike), 8 pixels at a time through that table's
 /// sixteen rows (`byteTableRowAVX2`), else 32 at a time made planar, each channel through its
-/// own table's rows (`byteTablesRowAVX2`); the pairs do the rest of the row.
+/// own table's rows (`byteTablesRowAVX2`). Those CPUs finish a row's last pixels byte by byte and
+/// build no pair tables (512 KiB and 0.2 ms per kernel, at set-up and at each live change).
 public struct ChannelCurvesKernel: Sendable {
     /// Pixel formats the kernel accepts.
     public static let formats: [PixelFormat] = [.rgba, .bgra]
 
     public let curves: ChannelCurves
-    /// For rgba, then for bgra: 65536 pairs for bytes 0–1, then 65536 for bytes 2–3.
+    /// For rgba, then for bgra: 65536 pairs for bytes 0–1, then 65536 for bytes 2–3. Empty when a
+    /// vector loop does the rows.
     private let pairs: [UInt16]
     /// For rgba, then for bgra: the tables of bytes 0, 1, 2 and 3 (alpha: kept), 256 each.
     private let byteTables: [UInt8]
@@ -33,6 +35,14 @@ public struct ChannelCurvesKernel: Sendable {
         self.avx512 = avx512 && CPUFeatures.hasAVX512VBMI
         avx2 = vectorPath == .avx2 && CPUFeatures.hasAVX2FMA
         sharedTable = curves.red == curves.green && curves.green == curves.blue
+        let keep = (0..<256).map { UInt8($0) }
+        byteTables = curves.red + curves.green + curves.blue + keep + curves.blue + curves.green + curves.red + keep
+        #if arch(x86_64)
+        if avx2 || self.avx512 {
+            pairs = []
+            return
+        }
+        #endif
         var pairs = [UInt16](repeating: 0, count: 4 * 65536)
         // Curves in memory order: rgba stores red first, bgra blue first.
         for (k, (c0, c1, c2)) in [(curves.red, curves.green, curves.blue), (curves.blue, curves.green, curves.red)].enumerated() {
@@ -44,8 +54,6 @@ public struct ChannelCurvesKernel: Sendable {
             }
         }
         self.pairs = pairs
-        let keep = (0..<256).map { UInt8($0) }
-        byteTables = curves.red + curves.green + curves.blue + keep + curves.blue + curves.green + curves.red + keep
     }
 
     /// Applies the curves from `source` into `destination` (same format and size; may be the same
@@ -57,7 +65,6 @@ public struct ChannelCurvesKernel: Sendable {
         let avx512 = self.avx512, avx2 = self.avx2, sharedTable = self.sharedTable
         byteTables.withUnsafeBufferPointer { bytes in
         pairs.withUnsafeBufferPointer { all in
-            let low = all.baseAddress! + base, high = low + 65536
             let tables = bytes.baseAddress! + (source.format == .bgra ? 1024 : 0)
             RowBands.run(rows: source.height, threads: threads) { band in
                 for y in band {
@@ -73,6 +80,15 @@ public struct ChannelCurvesKernel: Sendable {
                         first = byteTablesRowAVX2(s, d, bytes: 4 * source.width, tables: tables) / 4
                     }
                     #endif
+                    if all.isEmpty {
+                        // Byte by byte through the four tables (the fourth keeps alpha).
+                        for i in 4 * first..<4 * source.width {
+                            d.storeBytes(of: tables[(i & 3) << 8 | Int(s.load(fromByteOffset: i, as: UInt8.self))],
+                                         toByteOffset: i, as: UInt8.self)
+                        }
+                        continue
+                    }
+                    let low = all.baseAddress! + base, high = low + 65536
                     for x in first..<source.width {
                         let p = s.loadUnaligned(fromByteOffset: 4 * x, as: UInt32.self)
                         let out = UInt32(low[Int(p & 0xFFFF)]) | UInt32(high[Int(p >> 16)]) << 16

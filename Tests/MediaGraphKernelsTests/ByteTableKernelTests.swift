@@ -5,9 +5,10 @@ import Testing
 
 /// The table kernels are look-ups, so their output is exactly each byte through its channel's (or
 /// plane's) table, whichever loop runs (AVX-512 VBMI 64 bytes at a time; AVX2 32 bytes at a time
-/// through one table, or 32 pixels made planar through three; the pair tables for the rest of a
-/// row; each loop this CPU has is run): random tables on random frames of widths around the 32-,
-/// 64- and 128-byte steps, out of place and in place, padding untouched.
+/// through one table, or 32 pixels made planar through three; the rest of a row byte by byte, or
+/// all of it through the pair tables without those loops; each loop this CPU has is run): random
+/// tables on random frames of widths around the 32-, 64- and 128-byte steps, out of place and in
+/// place, padding untouched.
 @Suite struct ByteTableKernelTests {
     /// The loops to run: the best this CPU has, then AVX2 without AVX-512, then the pairs alone.
     static let loops: [(VectorPath, avx512: Bool)] = [(.detected, true), (.avx2, false), (.sse2, false)]
