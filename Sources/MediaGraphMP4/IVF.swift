@@ -177,7 +177,8 @@ struct VP9FrameHeader {
     }
 }
 
-/// Writes VP8/VP9 frames to an IVF file; the frame count in the header is patched on `finish()`.
+/// Writes VP8/VP9 frames to an IVF file; the frame count in the header is patched on `finish()`
+/// (left 0 on a pipe, which cannot seek; readers do not need it, and ffmpeg leaves it so too).
 public final class IVFWriter {
     private let file: OutputFile
     private var frames: UInt32 = 0
@@ -205,7 +206,7 @@ public final class IVFWriter {
 
     public func finish() throws {
         try io {
-            try file.patch(le32(frames), at: 24)
+            if file.isSeekable { try file.patch(le32(frames), at: 24) }
             try file.closeFile()
         }
     }

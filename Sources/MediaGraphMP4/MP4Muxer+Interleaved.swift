@@ -165,7 +165,7 @@ extension MP4Muxer {
         var co64 = options.forceCo64
         if !co64 && maxOffset + gap(false) + reserve > UInt64(UInt32.max) { co64 = true }
         let inserted = gap(co64), base = inserted + reserve
-        if try inserted == 0 || media.insertGap(at: 0, count: inserted) {
+        if try destination == nil && (inserted == 0 || media.insertGap(at: 0, count: inserted)) {
             let moovBytes = moov(base, co64)
             var free = ByteWriter()
             free.u32(UInt32(base - 16 - UInt64(ftyp.count + moovBytes.count))); free.fourCC("free")
@@ -174,15 +174,17 @@ extension MP4Muxer {
             try media.closeFile()   // fsync, then renamed to `path`
             return
         }
-        // no range insertion here (tmpfs …): the finished file, then the media copied behind it
+        // no range insertion here (tmpfs …, or media in scratch for a stream): the finished file,
+        // then the media copied behind it
         var copyCo64 = options.forceCo64
         var copyBase = UInt64(ftyp.count + moov(0, copyCo64).count + 16)
         if !copyCo64 && maxOffset + copyBase > UInt64(UInt32.max) {
             copyCo64 = true
             copyBase = UInt64(ftyp.count + moov(0, copyCo64).count + 16)
         }
-        let out = try OutputFile(path: path)
+        let out = try destination ?? OutputFile(path: path)
         file = out   // so that a failure below discards it
+        destination = nil
         defer { media.discard() }
         try out.write(ftyp)
         try out.write(moov(copyBase, copyCo64))

@@ -32,6 +32,9 @@ public final class MP4Muxer {
     /// output file itself, at its path from the start. All are created by MediaGraphCore's
     /// `PendingFile`: exclusively, never through a planted link, nothing left behind on error.
     var file: OutputFile?
+    /// Fast start to a stream (standard output, a device): where the finished file is copied;
+    /// `file` is then scratch space in the temporary directory.
+    var destination: OutputFile?
     var mdatHeaderOffset: UInt64 = 0
     var mediaBase: UInt64 = 0
     var mediaBytes: UInt64 = 0
@@ -69,10 +72,34 @@ public final class MP4Muxer {
             if options.fragmented {
                 file = try OutputFile(path: path, placement: .immediately)
             } else {
-                file = try OutputFile(path: path)
+                let out = try OutputFile(path: path)
+                file = out
+                if out.writesDirectly { try openScratchForStream(out) }
             }
         } catch let e as MP4IOError {
             throw MP4MuxerError.io(e)
+        }
+    }
+
+    /// A plain MP4 to standard output, a device or a FIFO: the end of the run writes where the
+    /// media starts (the mdat size, and with fast start the moov in front), so a pipe or a
+    /// terminal, which cannot seek, is refused before a byte is written (as ffmpeg refuses it). In
+    /// fast start the media goes to a scratch file in the temporary directory and is copied out
+    /// behind the moov at the end, as no file can be made beside a stream.
+    private func openScratchForStream(_ out: OutputFile) throws {
+        guard out.isSeekable else {
+            out.discard()
+            file = nil
+            let name = path == "-" ? "standard output" : "'\(path)'"
+            throw MP4MuxerError.invalidOption("\(name) is a pipe or a terminal, which a plain MP4 cannot be written to: its sizes and index are written at the end, in front of the media; set \"fragmented\": true to stream MP4")
+        }
+        guard options.fastStart else { return }
+        destination = out
+        let directory = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        do { file = try OutputFile(path: directory + "/mediagraph-mp4-media", placement: .never) } catch {
+            out.discard()
+            destination = nil
+            throw error
         }
     }
 
@@ -245,6 +272,8 @@ public final class MP4Muxer {
         // a fragmented file that failed keeps its complete fragments (as after a crash)
         if options.fragmented && !removeOutput { try? file?.closeFile() } else { file?.discard() }
         file = nil
+        destination?.discard()
+        destination = nil
         for t in tracks { t.queue.removeAll() }
     }
 

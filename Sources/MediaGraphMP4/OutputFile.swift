@@ -17,6 +17,11 @@ final class OutputFile {
         do { writer = try FileWriter(path: path, placement: placement, bufferSize: bufferSize) } catch { throw MP4IOError(error) }
     }
 
+    /// Standard output, a device or a FIFO: written as it goes, not a new file (see `FileWriter`).
+    var writesDirectly: Bool { writer.writesDirectly }
+    /// False for a pipe or a terminal.
+    var isSeekable: Bool { writer.isSeekable }
+
     func write(_ bytes: [UInt8]) throws {
         do { try writer.write(bytes) } catch { throw MP4IOError(error) }
     }

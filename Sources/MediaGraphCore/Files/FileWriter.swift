@@ -48,7 +48,8 @@ public final class FileWriter {
         capacity = max(4096, bufferSize)
         vectors = .allocate(capacity: 2)
         var st = stat()
-        let keptRegularFile = file != nil && placement != .never && fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
+        let keptRegularFile = file.map { !$0.writesDirectly } == true && placement != .never
+            && fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFREG
         writeback = keptRegularFile ? BackgroundWriteback(descriptor: fd) : nil
         if writeBehind ?? keptRegularFile {
             let b = WriteBehind(descriptor: fd, path: path, stagingCapacity: capacity, writeback: writeback)
@@ -67,6 +68,14 @@ public final class FileWriter {
         if behind == nil { buffer.deallocate() }   // else WriteBehind's, freed with it
         vectors.deallocate()
     }
+
+    /// Whether the output is written as it goes — standard output, a device, a FIFO — rather than
+    /// as a new file that appears at its path when committed.
+    public var writesDirectly: Bool { file?.writesDirectly ?? true }
+
+    /// Whether the output can be written at earlier offsets (`patch`): false for a pipe or a
+    /// terminal.
+    public var isSeekable: Bool { lseek(fd, 0, SEEK_CUR) >= 0 }
 
     /// Writes a packet's bytes; large ones are kept, not copied, and written behind.
     public func write(_ bytes: PacketBytes) throws(FileError) {

@@ -15,7 +15,10 @@ import Glibc
 ///   redirect the write nor make it fail.
 /// `commit` flushes the data to disk (`fsync`) and renames the file over the path (which replaces
 /// a link at the path, never what it points to); `discard` (and `deinit` without `commit`) removes
-/// it. An existing character device or FIFO at the path (`/dev/null`, a pipe) is written directly.
+/// it. An existing character device or FIFO at the path (`/dev/null`, a pipe) is written directly,
+/// and so is a link at the path to a FIFO or to this process's standard output or error
+/// (`/dev/stdout`, `/dev/fd/2`): replacing such a link would leave the stream empty (and, as root,
+/// replace `/dev/stdout` for the whole machine).
 public final class PendingFile {
     /// When the file appears at its path.
     public enum Placement: Sendable {
@@ -42,7 +45,9 @@ public final class PendingFile {
     private var temporaryName: String?
     /// Device and inode of our file, to remove only what is still ours.
     private var identity: (dev: UInt, ino: UInt) = (0, 0)
-    private var writesDirectly = false
+    /// Whether the path's device, FIFO or stream is written itself: no temporary, nothing to rename
+    /// or remove, and the content is visible as it is written.
+    public private(set) var writesDirectly = false
     private var finished = false
 
     private let unnamed: Bool
@@ -85,6 +90,11 @@ public final class PendingFile {
         if placement != .never && fstatat(directory, name, &st, AT_SYMLINK_NOFOLLOW) == 0 {
             let type = st.st_mode & S_IFMT
             if type == S_IFDIR { throw FileError(operation: "create", path: path, code: EISDIR) }
+            if type == S_IFLNK, let fd = try openLinkedStream() {
+                descriptor = fd
+                writesDirectly = true
+                return
+            }
             if type == S_IFCHR || type == S_IFIFO {
                 // no temporary for a device or a pipe: renaming over /dev/null would replace it
                 let fd = openat(directory, name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
@@ -119,6 +129,29 @@ public final class PendingFile {
                 throw error
             }
         }
+    }
+
+    /// For a link at the path: a descriptor for the stream it leads to when that is this process's
+    /// standard output or error (a duplicate of it, so "-" and `/dev/stdout` write alike) or a
+    /// FIFO; nil for any other target (the link is then replaced, never followed).
+    private func openLinkedStream() throws(FileError) -> Int32? {
+        var target = stat()
+        guard fstatat(directory, name, &target, 0) == 0 else { return nil }
+        for standard: Int32 in [1, 2] {
+            var st = stat()
+            if fstat(standard, &st) == 0 && st.st_dev == target.st_dev && st.st_ino == target.st_ino {
+                let fd = fcntl(standard, F_DUPFD_CLOEXEC, 0)
+                if fd < 0 { throw FileError(operation: "open", path: path, code: errno) }
+                return fd
+            }
+        }
+        guard target.st_mode & S_IFMT == S_IFIFO else { return nil }
+        let fd = openat(directory, name, O_WRONLY | O_CLOEXEC)
+        if fd < 0 { throw FileError(operation: "open", path: path, code: errno) }
+        var now = stat()
+        if fstat(fd, &now) == 0 && now.st_mode & S_IFMT == S_IFIFO { return fd }
+        close(fd)   // the link changed meanwhile: replace it the usual way
+        return nil
     }
 
     /// Flushes the file to disk and moves it to its path (for `.immediately`: flushes only).
