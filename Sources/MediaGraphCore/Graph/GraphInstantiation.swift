@@ -137,6 +137,13 @@ struct GraphInstantiation {
             return nil
         }
         guard let names = outputNames(of: p, instance, count: outputs.count) else { return nil }
+        // every node that makes frames (a source, scale, a plugin) within the frame limits, so
+        // no node needs its own check for frames it did not make
+        for (k, f) in outputs.enumerated() {
+            guard let v = f.video, let problem = MediaLimits.frameSizeProblem(width: v.width, height: v.height) else { continue }
+            problems.append(.error("node '\(p.id)' (\(p.info.name)): output '\(names[k])': \(problem)", node: p.id, port: names[k], file: file, at: p.location))
+            return nil
+        }
         for w in instance.validationWarnings {
             graph.warnings.append(.warning("node '\(p.id)' (\(p.info.name)): \(w)", node: p.id, file: file, at: p.location))
         }
