@@ -86,7 +86,7 @@ public struct H264Settings: Hashable, Sendable {
         try check.range("refs", refs, 1...16)
         try check.range("threads", threads, 0...128)
         try check.keyValueList("x264-params", x264Params)
-        try check.frameSize(width: width, height: height)
+        try check.frameSize(width: width, height: height, even: true)
     }
 
     /// The libavcodec options, named as ffmpeg's command line names them.

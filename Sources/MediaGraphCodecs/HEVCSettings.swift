@@ -51,7 +51,7 @@ public struct HEVCSettings: Hashable, Sendable {
         try check.range("bframes", bframes, 0...16)
         try check.range("threads", threads, 0...256)
         try check.keyValueList("x265-params", x265Params)
-        try check.frameSize(width: width, height: height)
+        try check.frameSize(width: width, height: height, even: true)
         if width < Self.smallestSide || height < Self.smallestSide {
             throw CodecError.setting("hevc", width < Self.smallestSide ? "width" : "height",
                                      expected: "at least \(Self.smallestSide) pixels a side (libx265's smallest picture)", found: "\(width)x\(height)")

@@ -28,13 +28,18 @@ struct SettingChecks {
         }
     }
 
-    /// yuv420p halves the chroma planes: the frame size must be even and positive.
-    func frameSize(width: Int, height: Int) throws {
-        guard width > 0 && width % 2 == 0 && width <= 16384 else {
-            throw CodecError.setting(component, "width", expected: "an even number in 2...16384 (yuv420p)", found: "\(width)")
+    /// The input's frame size, 1…16384 each way; `even`: the encoder codes 4:2:0 only at even
+    /// sizes (x264, x265; libvpx rounds the chroma planes up, as our frames do). The fault is the
+    /// input's, not a param's, so the message says which frames came and what to put in between.
+    func frameSize(width: Int, height: Int, even: Bool) throws {
+        guard (1...16384).contains(width), (1...16384).contains(height) else {
+            throw CodecError(.invalidSetting, component: component,
+                             message: "the input frames are \(width)x\(height); expected 1...16384 pixels each way")
         }
-        guard height > 0 && height % 2 == 0 && height <= 16384 else {
-            throw CodecError.setting(component, "height", expected: "an even number in 2...16384 (yuv420p)", found: "\(height)")
+        guard !even || (width % 2 == 0 && height % 2 == 0) else {
+            let w = max(2, width & ~1), h = max(2, height & ~1)
+            throw CodecError(.invalidSetting, component: component,
+                             message: "the input frames are \(width)x\(height), but \(component) codes 4:2:0 only at even sizes; put a scale node in front of the encoder (e.g. {\"type\": \"scale\", \"params\": {\"width\": \(w), \"height\": \(h)}})")
         }
     }
 

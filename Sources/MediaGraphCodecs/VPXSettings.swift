@@ -79,6 +79,6 @@ public struct VPXSettings: Hashable, Sendable {
             }
             try check.range("profile", profile, 0...0)
         }
-        try check.frameSize(width: width, height: height)
+        try check.frameSize(width: width, height: height, even: false)
     }
 }
