@@ -119,6 +119,19 @@ import Testing
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).sorted() == ["g.json", "o.mp4", "o.y4m"])
     }
 
+    /// Missing directories on the way to an output are made; a file where one should be is named.
+    @Test func outputDirectoriesAreMadeOrTheFileInTheWayIsNamed() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph(#"{"nodes": {\#(Self.src), "y": {"type": "y4msink", "params": {"path": "new/sub/o.y4m"}}}, "chains": [["src", "y"]]}"#, in: dir)
+        let made = try CLI.mediagraph("run", "--quiet", g)
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/new/sub/o.y4m"))
+        try "x".write(toFile: dir + "/afile", atomically: false, encoding: .utf8)
+        let r = try CLI.mediagraph(["run", "--quiet", g, "--set", "y.path=\(dir)/afile/sub/o.y4m"])
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("error: node 'y' (y4msink): cannot create directory '\(dir)/afile/sub' for '\(dir)/afile/sub/o.y4m': '\(dir)/afile' is a file, not a directory"), "\(r.stderr)")
+    }
+
     /// A full disk: exit 1, the file, offset and reason, and nothing left on it.
     @Test func fullDiskFailsCleanly() throws {
         let dir = CLI.tempDir()
