@@ -97,4 +97,16 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(r.out.contains("(scale)") && r.out.contains("96x48"), "\(r.out)")
     }
+
+    /// Two branches of one source whose offsets differ by more than the frames a synchroniser
+    /// holds: an error that says what waits, at which output time (to the millisecond), and the
+    /// fix, not a hang or unbounded memory.
+    @Test func branchesOfOneSourceFarApartInTimeSayWhy() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph(#"{"nodes": {"a": {"type": "testsrc", "params": {"width": 64, "height": 48, "frames": 600}}, "st": {"type": "stack", "params": {"offsets": [0, 15]}}, "o": {"type": "nullsink"}}, "chains": [["a", "st.in"], ["a", "st.in1"], ["st", "o"]]}"#, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("error: node 'st' (stack): input 'in1' has 256 frames waiting for their time while the output is at "), "\(r.stderr)")
+        #expect(r.stderr.range(of: #"output is at [0-9]+\.[0-9]{3} s, and the other inputs send no frames for that time: are they branches of one source whose offsets differ by more than 256 frames\? \(the source cannot run ahead on one branch and behind on the other; put the offset on a source of its own\)"#, options: .regularExpression) != nil, "\(r.stderr)")
+    }
 }

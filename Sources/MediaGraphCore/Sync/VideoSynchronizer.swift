@@ -95,7 +95,8 @@ public final class VideoSynchronizer {
         var duration = inputs[k].defaultDuration
         if d > 0, tb.den > 0, let dt = clock.ticks(d, of: tb), dt > 0 { duration = dt }
         guard inputs[k].held.count < SyncLimits.heldFrames else {
-            throw NodeFailure("input '\(names[k])' ran \(SyncLimits.heldFrames) frames ahead of the output time \(last.map { clock.seconds($0.time) } ?? 0) s (two branches of one source whose offsets differ by more than \(SyncLimits.heldFrames) frames?)")
+            let now = TimeValue.clock(Rational(last?.time ?? 0, clock.scale))
+            throw NodeFailure("input '\(names[k])' has \(SyncLimits.heldFrames) frames waiting for their time while the output is at \(now), and the other inputs send no frames for that time: are they branches of one source whose offsets differ by more than \(SyncLimits.heldFrames) frames? (the source cannot run ahead on one branch and behind on the other; put the offset on a source of its own)")
         }
         inputs[k].held.append(consume buffer, time: time, duration: duration)
         inputs[k].lastTime = time
