@@ -112,7 +112,7 @@ import Testing
             """)
             Issue.record("validation should fail")
         } catch let e as GraphValidationError {
-            #expect(e.description.contains("error: the graph has a cycle through nodes 'a', 'b'; a graph must flow one way"))
+            #expect(e.description.contains("error: the graph has a cycle 'a' → 'b' → 'a'; a graph must flow one way"))
         }
     }
 }

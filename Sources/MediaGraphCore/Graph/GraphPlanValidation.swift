@@ -156,7 +156,9 @@ extension GraphPlan {
     }
 
     /// Phase 4: the order nodes are instantiated in, every producer before its consumers
-    /// (Kahn's algorithm, taking ready nodes in file order); a cycle is an error naming its nodes.
+    /// (Kahn's algorithm, taking ready nodes in file order). Each cycle is an error naming the
+    /// nodes on it in order (`GraphCycles`); nodes that are only downstream of one, which Kahn's
+    /// algorithm cannot place either, are on none and are not named.
     mutating func orderTopologically(problems: inout [GraphDiagnostic]) {
         var indegree = Array(repeating: 0, count: nodes.count)
         for e in edges { indegree[e.to] += 1 }
@@ -171,9 +173,10 @@ extension GraphPlan {
             }
         }
         guard order.count < nodes.count else { return }
-        let placed = Set(order)
-        let inCycle = (0..<nodes.count).filter { !placed.contains($0) }
-        problems.append(.error("the graph has a cycle through nodes " + inCycle.map { "'\(nodes[$0].id)'" }.joined(separator: ", ") + "; a graph must flow one way",
-                               node: nodes[inCycle[0]].id, file: spec.file, at: nodes[inCycle[0]].location))
+        for cycle in GraphCycles.find(count: nodes.count, edges: edges.map { ($0.from, $0.to) }) {
+            let first = nodes[cycle.loop[0]]
+            problems.append(.error("the graph has a cycle \(cycle.text { nodes[$0].id }); a graph must flow one way",
+                                   node: first.id, file: spec.file, at: first.location))
+        }
     }
 }
