@@ -11,6 +11,20 @@ struct MediaGraphCommand: ParsableCommand {
         abstract: "Runs media processing graphs described in JSON files.",
         discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C.",
         subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self, PluginsCommand.self, ProbeCommand.self, ThumbnailsCommand.self])
+
+    /// Parses and runs as swift-argument-parser's own `main` does, except that arguments the
+    /// parser refuses (a missing or unknown argument or option, a value it cannot read) exit 2,
+    /// as the exit codes above say, instead of its 64 (EX_USAGE); its message and usage are kept.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
+            Console.error(fullMessage(for: error))
+            Foundation.exit(2)
+        }
+    }
 }
 
 /// Options every graph command shares.

@@ -9,7 +9,7 @@ struct ThumbnailsCommand: ParsableCommand {
         abstract: "Write N representative pictures of a video file, spread over its duration, skipping near-black and near-uniform frames; optionally a contact sheet.",
         discussion: """
         Each picture comes from the middle of one of N equal parts of the file: a seek to the key frame before it, then that frame (or a later one of the same GOP when it is near-black or near-uniform), so the time taken grows with N, not with the file's length. Prints one line per picture: its file and time.
-        Exit 1 when the file cannot be read as video or a picture cannot be written, 2 for bad arguments.
+        Exit 1 when the file cannot be read as video or a picture cannot be written, 2 for bad arguments (found before the file is read).
         """)
 
     @Argument(help: "The video file.") var file: String
@@ -29,6 +29,8 @@ struct ThumbnailsCommand: ParsableCommand {
         if sheetOnly && sheet == nil { Console.error("error: --sheet-only needs --sheet FILE"); throw ExitCode(2) }
         let options = ThumbnailOptions(count: count, pattern: sheetOnly ? nil : output, width: width == 0 ? nil : width,
                                        quality: quality, sheetPath: sheet, columns: columns)
+        // an output pattern or sheet that cannot work is a bad argument too, before the file is read
+        do { try options.check() } catch { Console.error("error: \(error)"); throw ExitCode(2) }
         InterruptHandler.install()
         let report: ThumbnailReport
         do {

@@ -14,16 +14,9 @@ public enum ThumbnailMaker {
     public static let maxFramesPerPoint = 120
 
     public static func make(file: String, options: ThumbnailOptions, stop: StopFlag = StopFlag()) throws -> ThumbnailReport {
-        guard ThumbnailOptions.countRange.contains(options.count) else {
-            throw NodeFailure("thumbnails: count: expected 1...1000, found \(options.count)")
-        }
-        guard options.pattern != nil || options.sheetPath != nil else {
-            throw NodeFailure("thumbnails: nothing to write: give an output pattern or a contact sheet")
-        }
-        let pattern = try options.pattern.map { try ImageNamePattern($0, param: "output") }
-        if let pattern, !pattern.varies, options.count > 1 {
-            throw NodeFailure("thumbnails: output '\(pattern.text)' has no %d or %t field: every picture would get the same name")
-        }
+        // the options' own problems first: nothing is opened for options that cannot work
+        let checked = try options.checked()
+        let pattern = checked.pattern
         let demuxer = try Demuxer(path: file, stop: stop)
         guard let info = demuxer.streams.first(where: { $0.kind == .video && !$0.isAttachedPicture }) else {
             throw NodeFailure("thumbnails: '\(file)' has no video stream")
@@ -35,13 +28,7 @@ public enum ThumbnailMaker {
         let start = demuxer.container.startTime ?? 0
         let source = info.videoFormat
         let size = thumbnailSize(source, width: options.width)
-        let format = try pattern.map { p -> StillImageFormat in
-            guard let f = StillImageFormat(fileName: p.text) else {
-                throw NodeFailure("thumbnails: cannot tell the picture format from '\(p.text)': expected .png, .jpg, .jpeg or .webp")
-            }
-            return f
-        }
-        let encoder = try format.map {
+        let encoder = try checked.format.map {
             try StillImageEncoder(settings: StillImageSettings(format: $0, quality: options.quality, width: size.width, height: size.height),
                                   source: source)
         }

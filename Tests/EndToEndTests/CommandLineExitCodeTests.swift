@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+/// Exit codes as `mediagraph --help` documents them: 2 for bad arguments, whether the argument
+/// parser or a command finds them, with the parser's message kept; 0 for help.
+@Suite struct CommandLineExitCodeTests {
+    struct Case: CustomTestStringConvertible, Sendable {
+        var args: [String]
+        var message: String
+        var testDescription: String { args.joined(separator: " ") }
+    }
+
+    static let usageErrors: [Case] = [
+        Case(args: ["run"], message: "Error: Missing expected argument '<graph>'"),
+        Case(args: ["run", "Graphs/demo.json", "--bogus"], message: "Error: Unknown option '--bogus'"),
+        Case(args: ["run", "Graphs/demo.json", "--set"], message: "Error: Missing value for '--set <id.param=value>'"),
+        Case(args: ["run", "Graphs/demo.json", "--queue-capacity", "many"], message: "Error: The value 'many' is invalid for '--queue-capacity <queue-capacity>'"),
+        Case(args: ["probe"], message: "Error: Missing expected argument"),
+        Case(args: ["frobnicate"], message: "Error: Unexpected argument 'frobnicate'"),
+        Case(args: ["thumbnails", "in.mp4", "-n", "three"], message: "Error: The value 'three' is invalid for '-n <count>'"),
+    ]
+
+    @Test(arguments: usageErrors)
+    func parserErrorsExitTwo(_ c: Case) throws {
+        let r = try CLI.mediagraph(c.args)
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stderr.hasPrefix(c.message), "\(r.stderr)")
+        #expect(r.stderr.contains("Usage: mediagraph"), "the parser's usage line is kept: \(r.stderr)")
+    }
+
+    @Test func helpExitsZero() throws {
+        for args in [["--help"], ["run", "--help"], ["help", "thumbnails"]] {
+            let r = try CLI.mediagraph(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            #expect(r.out.contains("USAGE: mediagraph"), "\(args): \(r.out)")
+        }
+    }
+
+    /// Every thumbnails option problem is found before the file is opened: exit 2, even for a
+    /// file that does not exist.
+    @Test func thumbnailArgumentsExitTwoBeforeTheFileIsRead() throws {
+        let cases: [([String], String)] = [
+            (["-n", "3", "-o", "th/x.jpg"], "error: thumbnails: output 'th/x.jpg' has no %d or %t field: every picture would get the same name"),
+            (["-o", "th-%d.bmp"], "error: thumbnails: cannot tell the picture format from 'th-%d.bmp': expected .png, .jpg, .jpeg or .webp"),
+            (["-o", "th-%q.jpg"], "error: thumbnails: param 'output': "),
+            (["--sheet", "sheet.gif"], "error: thumbnails: cannot tell the sheet's format from 'sheet.gif': expected .png, .jpg, .jpeg or .webp"),
+            (["--sheet", "sheet.png", "--columns", "0"], "error: thumbnails: columns: expected 1...100, found 0"),
+            (["-n", "0"], "error: --count: expected 1...1000, found 0"),
+        ]
+        let dir = CLI.tempDir()
+        for (args, message) in cases {
+            let r = try CLI.run(CLI.binary, ["thumbnails", "missing.mp4"] + args, cwd: dir)
+            #expect(r.status == 2, "\(args): \(r.stderr)")
+            #expect(r.stderr.hasPrefix(message), "\(args): \(r.stderr)")
+        }
+        // a file that cannot be read is a run-time error
+        let r = try CLI.run(CLI.binary, ["thumbnails", "missing.mp4", "-n", "3"], cwd: dir)
+        #expect(r.status == 1 && r.stderr.contains("missing.mp4"), "\(r.stderr)")
+    }
+}
