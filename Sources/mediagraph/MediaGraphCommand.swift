@@ -54,7 +54,7 @@ struct GraphOptions: ParsableArguments {
             let catalog = plugins.catalog(graphPlugins: graphPlugins.paths, frei0r: .named(effects))
             for f in catalog.failures { Console.error("error: \(f)") }
             if !catalog.failures.isEmpty { Foundation.exit(2) }
-            CommandLinePaths.resolve(overrides, in: &spec, registry: catalog.registry)
+            CommandLinePaths.resolve(in: &spec, registry: catalog.registry)
             let g = try GraphPlan(validating: spec, registry: catalog.registry).instantiate(stop: stop, for: purpose)
             if !quiet {
                 for w in g.warnings { Console.error(w.description) }

@@ -178,6 +178,7 @@ public enum GraphFile {
             members.removeAll { $0.key == param }
             members.append((key: param, value: value))
             spec.nodes[n].params = .object(members, spec.nodes[n].params?.location)
+            spec.nodes[n].commandLine[param] = CommandLineValue(argument: o, text: raw)
         }
 
         if problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(problems) }

@@ -133,7 +133,7 @@ struct GraphInstantiation {
             problems += e.diagnostics
             return nil
         } catch {
-            problems.append(.error("node '\(p.id)' (\(p.info.name)): \(error)", node: p.id, file: file, at: p.location))
+            problems.append(.error("node '\(p.id)' (\(p.info.name)): \(error)\(p.commandLineNote)", node: p.id, file: file, at: p.location))
             return nil
         }
         guard let names = outputNames(of: p, instance, count: outputs.count) else { return nil }

@@ -15,6 +15,8 @@ public struct GraphPlan: Sendable {
         public var params: ParamValues
         public var location: SourceLocation?
         let make: NodeRegistry.Factory
+        /// The params given with `--set` (`GraphSpec.Node.commandLine`).
+        var commandLine: [String: CommandLineValue] = [:]
     }
 
     /// Which output of its producer an edge leaves.

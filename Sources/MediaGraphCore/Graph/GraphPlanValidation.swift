@@ -38,11 +38,13 @@ extension GraphPlan {
             }
             let (values, paramProblems) = ParamValidator.validate(node: n.id, type: entry.info, given: n.params,
                                                                   baseDirectory: spec.baseDirectory, file: file)
-            problems += paramProblems
-            nodes.append(Node(id: n.id, info: entry.info, params: values, location: n.location, make: entry.make))
+            problems += paramProblems.map(n.attributing)
+            nodes.append(Node(id: n.id, info: entry.info, params: values, location: n.location, make: entry.make, commandLine: n.commandLine))
         }
-        problems += OutputPathCheck.check(nodes.map { .init(id: $0.id, specs: $0.info.params, params: $0.params, location: $0.location) },
-                                          file: file)
+        let pathProblems = OutputPathCheck.check(nodes.map { .init(id: $0.id, specs: $0.info.params, params: $0.params, location: $0.location) },
+                                                 file: file)
+        // a path given with --set is named as such, not by a place in the file
+        problems += pathProblems.map { d in spec.nodes.first { $0.id == d.node }.map { $0.attributing(d) } ?? d }
     }
 
     /// Phase 2: each edge of the chains names existing nodes and ports the node types declare

@@ -18,6 +18,8 @@ public struct GraphSpec: Sendable {
         public var type: String
         public var params: JSONValue?
         public var location: SourceLocation?
+        /// The params given with `--set`, by name (the last `--set` of a param wins).
+        public var commandLine: [String: CommandLineValue] = [:]
 
         public init(id: String, type: String, params: JSONValue? = nil, location: SourceLocation? = nil) {
             self.id = id
