@@ -3,7 +3,8 @@ import MediaGraphCore
 import MediaGraphNodes
 import Testing
 
-/// `--set id.param=value` as a shell user types it: a problem with the value says it came from
+/// `--set id.param=value` as a shell user types it: a choice whose words are numerals takes the
+/// number, a path takes the text as typed, and a problem with the value says it came from
 /// `--set` rather than pointing into the graph file.
 @Suite struct SetOverrideTests {
     static let graph = """
@@ -34,6 +35,37 @@ import Testing
         plan.nodes.first { $0.id == node }?.params[name]
     }
 
+    @Test func aChoiceOfNumeralsTakesTheNumber() throws {
+        let set = try Self.plan(Self.graph, ["sp.rotation=90"])
+        #expect(Self.param(set, "sp", "rotation")?.stringValue == "90")
+        _ = try set.instantiate(for: .inspect)   // the node reads it as its word
+        // in the file, too
+        let file = try Self.plan(Self.graph.replacingOccurrences(of: #""type":"setparams""#, with: #""type":"setparams","params":{"rotation":270}"#))
+        #expect(Self.param(file, "sp", "rotation")?.stringValue == "270")
+        // the word as a JSON string still works
+        #expect(Self.param(try Self.plan(Self.graph, [#"sp.rotation="180""#]), "sp", "rotation")?.stringValue == "180")
+    }
+
+    @Test func aNumberThatIsNoChoiceIsRefused() throws {
+        #expect(try Self.errors(["sp.rotation=45"]) == [#"error: --set 'sp.rotation=45': node 'sp' param 'rotation': expected one of "0", "90", "180", "270", found integer 45"#])
+        #expect(try Self.errors(["sp.rotation=90.5"]) == [#"error: --set 'sp.rotation=90.5': node 'sp' param 'rotation': expected one of "0", "90", "180", "270", found number 90.5"#])
+        #expect(try Self.errors(["sp.rotation=9e1"]).isEmpty, "9e1 is the integer 90")
+    }
+
+    @Test func nullIsNamedOnce() throws {
+        #expect(try Self.errors(["sp.rotation=null"]) == [#"error: --set 'sp.rotation=null': node 'sp' param 'rotation': expected one of "0", "90", "180", "270", found null"#])
+    }
+
+    @Test func aPathTakesTheTextAsTyped() throws {
+        #expect(Self.param(try Self.plan(Self.graph, ["out.path=2024"]), "out", "path")?.stringValue == "2024")
+        #expect(Self.param(try Self.plan(Self.graph, ["out.path=true"]), "out", "path")?.stringValue == "true")
+        // a JSON string is still read as one (the quotes are not part of the name)
+        #expect(Self.param(try Self.plan(Self.graph, [#"out.path="a b.y4m""#]), "out", "path")?.stringValue == "a b.y4m")
+        // the graph file is JSON: a number there is not a path
+        let file = Self.graph.replacingOccurrences(of: #""path":"out.y4m""#, with: #""path":2024"#)
+        #expect(try Self.errors(in: file, []) == ["g.json:3:52: error: node 'out' param 'path': expected path, found integer 2024"])
+    }
+
     @Test func aBadValueSaysItCameFromSet() throws {
         #expect(try Self.errors(["src.width=-5"]) == ["error: --set 'src.width=-5': node 'src' param 'width': expected integer 2…16384, found -5"])
         #expect(try Self.errors(["src.widht=64"]) == ["error: --set 'src.widht=64': node 'src' (testsrc): unknown param 'widht'; did you mean 'width'?"])
@@ -53,11 +85,14 @@ import Testing
         #expect(e.first?.hasPrefix("error: --set 'b.path=a.y4m': node 'b' param 'path': output ") == true, "\(e)")
     }
 
-    /// Through the binary: a bad value and an input named with --set that cannot be opened say
-    /// they were given with --set.
+    /// Through the binary: the path is taken against the current directory, as typed; an input
+    /// named with --set that cannot be opened says it was given with --set.
     @Test func theCommandLineNamesSetValues() throws {
         let dir = CLI.tempDir()
         let g = CLI.writeGraph(Self.graph, in: dir)
+        let r = try CLI.run(CLI.binary, ["run", "--quiet", g, "--set", "out.path=2024", "--set", "sp.rotation=90"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/2024"))
         let bad = try CLI.run(CLI.binary, ["run", "--quiet", g, "--set", "src.width=1"], cwd: dir)
         #expect(bad.status == 2)
         #expect(bad.stderr.hasPrefix("error: --set 'src.width=1': node 'src' param 'width': expected integer 2…16384, found 1\n"), "\(bad.stderr)")

@@ -13,6 +13,19 @@ public struct CommandLineValue: Sendable, Equatable {
 }
 
 extension GraphSpec.Node {
+    /// Takes each path param given with `--set` as the text typed when JSON would read it as
+    /// something else: `--set mux.path=2024` names the file 2024, not the number. A JSON string
+    /// (`--set 'out.path="a b.y4m"'`) is still read as JSON. `declared` are the node type's params.
+    public mutating func readCommandLinePathsAsText(declared: [ParamSpec]) {
+        guard !commandLine.isEmpty, var members = params?.objectMembers else { return }
+        for i in members.indices {
+            guard let given = commandLine[members[i].key], members[i].value.stringValue == nil,
+                  case .path? = declared.first(where: { $0.name == members[i].key })?.type else { continue }
+            members[i].value = .string(given.text, nil)
+        }
+        params = .object(members, params?.location)
+    }
+
     /// `problem` as said of a value given with `--set`: led by the argument, with no place in
     /// the file (the value is not in it). Problems about other params are returned unchanged.
     func attributing(_ problem: GraphDiagnostic) -> GraphDiagnostic {

@@ -102,7 +102,7 @@ public enum GraphFile {
             } else if let list = chains.arrayValue {
                 for chain in list {
                     guard let refs = chain.arrayValue else {
-                        problems.append(.error("each chain must be an array of node references, found \(chain.typeName) \(chain.brief)",
+                        problems.append(.error("each chain must be an array of node references, found \(chain.typeAndValue)",
                                                file: file, at: chain.location))
                         continue
                     }
@@ -114,7 +114,7 @@ public enum GraphFile {
                     var ok = true
                     for r in refs {
                         guard let s = r.stringValue else {
-                            problems.append(.error("a node reference must be a string \"id\" or \"id.port\", found \(r.typeName) \(r.brief)",
+                            problems.append(.error("a node reference must be a string \"id\" or \"id.port\", found \(r.typeAndValue)",
                                                    file: file, at: r.location))
                             ok = false
                             continue
@@ -142,7 +142,7 @@ public enum GraphFile {
         // fuse: false keeps every stage separate (bit-exact stage-by-stage output)
         if let fuse = root["fuse"] {
             if let b = fuse.boolValue { spec.fuse = b }
-            else { problems.append(.error("\"fuse\" must be true or false, found \(fuse.typeName) \(fuse.brief)", file: file, at: fuse.location)) }
+            else { problems.append(.error("\"fuse\" must be true or false, found \(fuse.typeAndValue)", file: file, at: fuse.location)) }
         }
 
         // plugins

@@ -24,7 +24,7 @@ extension GraphPlan {
     mutating func resolveNodes(registry: NodeRegistry, problems: inout [GraphDiagnostic]) {
         let file = spec.file
         var seen = Set<String>()
-        for n in spec.nodes {
+        for var n in spec.nodes {
             if !seen.insert(n.id).inserted {
                 problems.append(.error("duplicate node id '\(n.id)'", node: n.id, file: file, at: n.location))
                 continue
@@ -36,6 +36,7 @@ extension GraphPlan {
                 problems.append(.error(msg, node: n.id, file: file, at: n.location))
                 continue
             }
+            n.readCommandLinePathsAsText(declared: entry.info.params)
             let (values, paramProblems) = ParamValidator.validate(node: n.id, type: entry.info, given: n.params,
                                                                   baseDirectory: spec.baseDirectory, file: file)
             problems += paramProblems.map(n.attributing)

@@ -41,6 +41,13 @@ public indirect enum JSONValue: Sendable {
         }
     }
 
+    /// The type and the value, for "found X" in messages: `integer 2024`, `string "x"`, and
+    /// `null` once (its type is its value).
+    public var typeAndValue: String {
+        if case .null = self { return "null" }
+        return typeName + " " + brief
+    }
+
     /// A short rendering of the value for messages.
     public var brief: String {
         switch self {

@@ -72,6 +72,7 @@ extension GraphRunner {
         if let why = ParamValidator.check(value, against: spec.type) {
             throw ParamChangeError(message: "node '\(id)' param '\(name)': expected \(spec.type.summary), found \(why)")
         }
+        let value = ParamValidator.canonical(value, for: spec.type)
         if let (node, member) = n.fusedInto {
             running[node].memberMailboxes[member].post(name, value, over: n.params)
         } else {

@@ -38,7 +38,7 @@ public enum ParamValidator {
                                        node: node, param: key, file: file, at: value.location))
                 continue
             }
-            out.set(key, value)
+            out.set(key, canonical(value, for: spec.type))
         }
         if unknown > maxUnknownParamsReported {
             problems.append(.error("node '\(node)' (\(type.name)): \(unknown - maxUnknownParamsReported) more unknown params",
@@ -62,39 +62,57 @@ public enum ParamValidator {
     /// Longest path a path param takes (Linux's PATH_MAX).
     public static let maxPathBytes = 4096
 
+    /// The word a choice param reads `value` as: a string as it is, a whole number as its
+    /// decimal form, so choices that are numerals (`rotation`: "0", "90", …) can be written as
+    /// numbers, in the file and with `--set` (`"rotation": 90`); nil for anything else.
+    public static func choiceWord(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let s, _): return s
+        case .number(let n, _): return n == n.rounded() && Swift.abs(n) < 1e15 ? JSONValue.format(number: n) : nil
+        default: return nil
+        }
+    }
+
+    /// `value`, accepted for `type`, as the node reads it: a choice written as a number becomes
+    /// its word (nodes read choices as strings); anything else is unchanged.
+    public static func canonical(_ value: JSONValue, for type: ParamType) -> JSONValue {
+        guard case .choice = type, case .number = value, let word = choiceWord(value) else { return value }
+        return .string(word, value.location)
+    }
+
     /// nil when `value` fits `type`, else a description of what was found.
     public static func check(_ value: JSONValue, against type: ParamType) -> String? {
         switch type {
         case .int(let range):
-            guard case .number(let n, _) = value else { return value.typeName + " " + value.brief }
+            guard case .number(let n, _) = value else { return value.typeAndValue }
             guard n == n.rounded(), Swift.abs(n) < 9e15 else { return "\(value.brief)" }
             if let r = range, !r.contains(Int(n)) { return value.brief }
             return nil
         case .double(let range):
-            guard case .number(let n, _) = value else { return value.typeName + " " + value.brief }
+            guard case .number(let n, _) = value else { return value.typeAndValue }
             if let r = range, !r.contains(n) { return value.brief }
             return nil
         case .bool:
-            return value.boolValue == nil ? value.typeName + " " + value.brief : nil
+            return value.boolValue == nil ? value.typeAndValue : nil
         case .string:
-            return value.stringValue == nil ? value.typeName + " " + value.brief : nil
+            return value.stringValue == nil ? value.typeAndValue : nil
         case .path:
-            guard let s = value.stringValue else { return value.typeName + " " + value.brief }
+            guard let s = value.stringValue else { return value.typeAndValue }
             if s.isEmpty { return "an empty string" }
             if let nul = s.utf8.firstIndex(of: 0) { return "a path with a NUL character at byte \(s.utf8.distance(from: s.utf8.startIndex, to: nul))" }
             if s.utf8.count > maxPathBytes { return "a path of \(s.utf8.count) bytes (the limit is \(maxPathBytes))" }
             return nil
         case .choice(let words):
-            guard let s = value.stringValue else { return value.typeName + " " + value.brief }
-            return words.contains(s) ? nil : value.brief
+            guard let s = choiceWord(value), words.contains(s) else { return value.stringValue != nil ? value.brief : value.typeAndValue }
+            return nil
         case .rational:
             // the same conversion the node reads the value with: accepted means used as written
             switch ParamValues.rational(from: value) {
             case .success: return nil
-            case .failure(let e): return e.reason.map { "\(value.brief) (\($0))" } ?? value.typeName + " " + value.brief
+            case .failure(let e): return e.reason.map { "\(value.brief) (\($0))" } ?? value.typeAndValue
             }
         case .numbers(let count):
-            guard let a = value.arrayValue else { return value.typeName + " " + value.brief }
+            guard let a = value.arrayValue else { return value.typeAndValue }
             if a.contains(where: { $0.numberValue == nil }) { return "an array with a non-number" }
             if !count.contains(a.count) { return "an array of \(a.count) numbers" }
             return nil
@@ -103,7 +121,7 @@ public enum ParamValidator {
         case .time:
             switch value {
             case .string, .number: return TimeValue(json: value) == nil ? value.brief : nil
-            default: return value.typeName + " " + value.brief
+            default: return value.typeAndValue
             }
         }
     }

@@ -63,7 +63,10 @@ public enum GraphSchema {
             if let r { s.append(("minimum", .num(r.lowerBound))); s.append(("maximum", .num(r.upperBound))) }
         case .bool: s.append(("type", .str("boolean")))
         case .string, .path: s.append(("type", .str("string")))
-        case .choice(let words): s.append(("enum", .arr(words.map { .str($0) })))
+        case .choice(let words):
+            // a numeral choice may be written as a number too (`ParamValidator.choiceWord`)
+            let numbers = words.compactMap { w in Int(w).flatMap { String($0) == w ? JSONValue.int($0) : nil } }
+            s.append(("enum", .arr(words.map { .str($0) } + numbers)))
         case .rational: s.append(("type", .arr([.str("string"), .str("number")])))
         case .numbers(let c):
             s.append(("type", .str("array")))
