@@ -21,6 +21,8 @@ import Testing
              message: "error: invalid JSON: unexpected end of file inside the object opened at 1:21 (missing '}'?)"),
         Case(name: "top level array", graph: "[]", status: 2, message: "g.json:1:1: error: a graph file must be a JSON object with \"nodes\" and \"chains\", found array"),
         Case(name: "no nodes", graph: "{ \"chains\": [] }", status: 2, message: "error: the graph has no \"nodes\""),
+        Case(name: "empty nodes", graph: "{ \"nodes\": {}, \"chains\": [] }", status: 2,
+             message: "g.json:1:12: error: \"nodes\" is empty: a graph needs at least a source and a sink (`mediagraph nodes` lists them)"),
         Case(name: "unknown top-level key", graph: "{ \"nodes\": {}, \"chanis\": [] }", status: 2,
              message: "g.json:1:26: error: unknown top-level key \"chanis\"; expected \"nodes\", \"chains\", \"plugins\", \"fuse\" or \"description\" (did you mean \"chains\"?)"),
         Case(name: "unknown node type", graph: "{ \"nodes\": { \"src\": { \"type\": \"tstsrc\" }, \(sink) }, \"chains\": [[\"src\", \"out\"]] }", status: 2,

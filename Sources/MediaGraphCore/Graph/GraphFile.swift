@@ -60,6 +60,8 @@ public enum GraphFile {
         if let nodes = root["nodes"] {
             if let members = nodes.objectMembers, members.count > GraphLimits.maxNodes {
                 problems.append(.error("the graph has \(members.count) nodes, more than the limit of \(GraphLimits.maxNodes)", file: file, at: nodes.location))
+            } else if let members = nodes.objectMembers, members.isEmpty {
+                problems.append(.error("\"nodes\" is empty: a graph needs at least a source and a sink (`mediagraph nodes` lists them)", file: file, at: nodes.location))
             } else if let members = nodes.objectMembers {
                 for (id, value) in members {
                     if !isIdentifier(id) {
