@@ -220,12 +220,17 @@ import Testing
         defer { dir.cleanUp() }
         try writeFile(dir.path("text.mp4"), Array("hello, this is not a movie".utf8))
         try writeFile(dir.path("empty.mp4"), [])
+        // an MP4 cut short while written: its moov (at the end without fast start) is missing
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "50", "-c:v", "libx264", dir.path("whole.mp4")])
+        let whole = try [UInt8](Data(contentsOf: dir.url.appendingPathComponent("whole.mp4")))
+        try writeFile(dir.path("cut.mp4"), Array(whole.prefix(whole.count / 2)))
         let fifo = dir.path("fifo")
         #expect(mkfifo(fifo, 0o600) == 0)
         for (path, kind, message) in [
             (dir.path("missing.mp4"), DemuxError.Kind.cannotOpen, "cannot open '\(dir.path("missing.mp4"))': No such file or directory"),
             (dir.path("text.mp4"), .notMedia, "'\(dir.path("text.mp4"))' is not a media file libavformat recognises (Invalid data found when processing input)"),
             (dir.path("empty.mp4"), .notMedia, "'\(dir.path("empty.mp4"))' is empty (0 bytes), not a media file"),
+            (dir.path("cut.mp4"), .notMedia, "'\(dir.path("cut.mp4"))' is an MP4/MOV without its index (moov atom not found): cut short while it was written? (Invalid data found when processing input)"),
             (dir.url.path, .cannotOpen, "cannot open '\(dir.url.path)': it is a directory"),
             (fifo, .cannotOpen, "cannot open '\(fifo)': not a regular file (a pipe or device cannot be read as media)"),
         ] {

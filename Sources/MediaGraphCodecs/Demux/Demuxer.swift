@@ -233,9 +233,25 @@ public final class Demuxer {
 
     static func openError(path: String, code: Int32, logged: [String]) -> DemuxError {
         if code == averrorInvalidData() {
+            // an MP4/MOV whose moov never got written: say so (the usual cause of this error)
+            if logged.contains(where: { $0.contains("moov atom not found") }) && startsWithISOBox(path) {
+                return DemuxError(.notMedia, "'\(path)' is an MP4/MOV without its index (moov atom not found): cut short while it was written? (\(LibraryLog.describe(code)))")
+            }
             return DemuxError(.notMedia, "'\(path)' is not a media file libavformat recognises (\(LibraryLog.describe(code)))")
         }
         return DemuxError(.cannotOpen, "cannot open '\(path)': " + detail(code, logged))
+    }
+
+    /// Whether the file begins as MP4 and MOV files do, with a top-level box (ffmpeg's mov reader
+    /// also says "moov atom not found" of a text file named .mp4).
+    static func startsWithISOBox(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var head = [UInt8](repeating: 0, count: 8)
+        guard pread(fd, &head, 8, 0) == 8 else { return false }
+        let type = String(decoding: head[4..<8], as: UTF8.self)
+        return ["ftyp", "mdat", "moov", "free", "skip", "wide", "pnot"].contains(type)
     }
 
     /// libavformat's logged words, then the error code's text.
