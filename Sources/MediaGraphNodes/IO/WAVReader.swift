@@ -61,7 +61,7 @@ public final class WAVReader {
                     remaining = nil // streamed: the size was never filled in
                 } else {
                     if let fileSize, size > fileSize - f.offset {
-                        throw NodeFailure("\(f.displayName): byte \(at): data chunk size \(size) is beyond the end of the file (\(fileSize - f.offset) bytes follow its header)")
+                        throw NodeFailure("\(f.displayName): byte \(at): data chunk size \(size) is beyond the end of the file (\(fileSize - f.offset) bytes follow its header); cut short while written? filesrc reads what is there, with \"errors\": \"skip\"")
                     }
                     remaining = size
                 }
