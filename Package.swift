@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "MediaGraphPluginKit", dependencies: ["MediaGraphCore", "CMediaGraphPlugin"]),
         .target(name: "ExampleFilters", dependencies: ["MediaGraphPluginKit", "MediaGraphKernels"], path: "Plugins/ExampleFilters"),
         .executableTarget(name: "mediagraph",
-                          dependencies: ["MediaGraphNodes", "MediaGraphCore", "MediaGraphPlugins",
+                          dependencies: ["MediaGraphNodes", "MediaGraphCore", "MediaGraphCodecs", "MediaGraphPlugins",
                                          .product(name: "ArgumentParser", package: "swift-argument-parser")]),
 
         // benchmarks against ffmpeg in the same run (`make bench`); each area adds one file.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MediaGraphCodecs
 import MediaGraphCore
 import MediaGraphNodes
 import MediaGraphPlugins
@@ -10,7 +11,14 @@ struct MediaGraphCommand: ParsableCommand {
         commandName: "mediagraph",
         abstract: "Runs media processing graphs described in JSON files.",
         discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C.",
+        version: versionText,
         subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self, PluginsCommand.self, ProbeCommand.self, ThumbnailsCommand.self])
+
+    /// What `--version` prints: ours, the plugin ABI, and the libraries as loaded.
+    static var versionText: String {
+        let libraries = LinkedLibraries.versions.map { "\($0.name) \($0.version)" }.joined(separator: ", ")
+        return "mediagraph \(MediaGraphVersion.string)\nplugin ABI \(CPlugin.hostABIVersion)\n\(libraries)"
+    }
 
     /// Parses and runs as swift-argument-parser's own `main` does, except that arguments the
     /// parser refuses (a missing or unknown argument or option, a value it cannot read) exit 2,

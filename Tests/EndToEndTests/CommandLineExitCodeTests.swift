@@ -36,6 +36,28 @@ import Testing
         }
     }
 
+    /// `--version` names our version and the libraries as loaded; ffmpeg, which loads the same
+    /// system libraries, reports the same versions for those it shares.
+    @Test func versionMatchesTheLibrariesFFmpegLoads() throws {
+        let r = try CLI.mediagraph(["--version"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let lines = r.out.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("mediagraph ") == true, "\(r.out)")
+        #expect(lines.contains { $0.hasPrefix("plugin ABI ") }, "\(r.out)")
+        let ffmpeg = try CLI.run("ffmpeg", ["-hide_banner", "-version"])
+        var compared = 0
+        for line in ffmpeg.out.split(separator: "\n") where line.hasPrefix("lib") {
+            // "libavcodec     59. 37.100 / 59. 37.100": the part after "/" is the loaded library's
+            let name = String(line.prefix { $0 != " " })
+            guard ["libavcodec", "libavformat", "libswscale", "libswresample"].contains(name),
+                  let loaded = line.split(separator: "/").last else { continue }
+            let version = loaded.filter { $0 != " " }
+            #expect(r.out.contains("\(name) \(version)"), "ffmpeg loads \(name) \(version); we print: \(r.out)")
+            compared += 1
+        }
+        #expect(compared == 4, "ffmpeg -version: \(ffmpeg.out)")
+    }
+
     /// Every thumbnails option problem is found before the file is opened: exit 2, even for a
     /// file that does not exist.
     @Test func thumbnailArgumentsExitTwoBeforeTheFileIsRead() throws {
