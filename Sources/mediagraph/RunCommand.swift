@@ -12,13 +12,13 @@ struct RunCommand: ParsableCommand {
         discussion: "Ctrl-C stops the sources, drains what is in flight and finalizes the outputs (exit 130); a second Ctrl-C exits at once.")
 
     @OptionGroup var options: GraphOptions
-    @Flag(name: .shortAndLong, help: "No progress line and no notes.") var quiet = false
+    @Flag(name: .shortAndLong, help: "No progress line, notes or closing summary; warnings and errors still print.") var quiet = false
     @Flag(help: "Print a per-node table of buffers, time spent and queue waits, and pool statistics.") var stats = false
     @Option(help: "Buffers each queue between threads holds.") var queueCapacity = 4
 
     func run() throws {
         let stop = InterruptHandler.stopFlag()
-        let graph = options.load(stop: stop, quiet: quiet)
+        let graph = options.load(stop: stop)
         if !quiet { for n in graph.notes { Console.error("note: " + n) } }
         var runOptions = GraphRunner.Options()
         runOptions.queueCapacity = max(1, queueCapacity)

@@ -58,6 +58,20 @@ import Testing
         #expect(compared == 4, "ffmpeg -version: \(ffmpeg.out)")
     }
 
+    /// `run --quiet` drops the summary and notes but keeps warnings, those found at validation too.
+    @Test func quietKeepsWarnings() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 64, "height": 48, "frames": 3 } },
+                     "inv": { "type": "invert" }, "h": { "type": "framehash", "params": { "path": "h.txt" } } },
+          "chains": [["src", "h"], ["src", "inv"]] }
+        """, in: dir)
+        let loud = try CLI.mediagraph("run", g), quiet = try CLI.mediagraph("run", "--quiet", g)
+        let warning = "warning: output 'out' of node 'inv' (invert) is connected nowhere; its buffers are dropped"
+        #expect(loud.status == 0 && loud.stderr.contains(warning) && loud.stderr.contains("done: 3 frames"), "\(loud.stderr)")
+        #expect(quiet.status == 0 && quiet.stderr.hasSuffix(warning + "\n") && !quiet.stderr.contains("done:"), "\(quiet.stderr)")
+    }
+
     /// Every thumbnails option problem is found before the file is opened: exit 2, even for a
     /// file that does not exist.
     @Test func thumbnailArgumentsExitTwoBeforeTheFileIsRead() throws {
