@@ -118,7 +118,7 @@ import Testing
     }
 
     @Test(arguments: [("", 34.0), (#", "dither": "ordered""#, 30.0), (#", "palette": "frame""#, 37.0),
-                      (#", "dither": "none""#, 35.0), (#", "palette": "frame", "dither": "ordered", "dither_strength": 0.5"#, 32.0)])
+                      (#", "dither": "none""#, 35.0), (#", "palette": "frame", "dither": "ordered", "dither-strength": 0.5"#, 32.0)])
     func decodedFramesAreCloseToTheInput(_ params: String, _ minimumPSNR: Double) throws {
         let (dir, g) = Self.setup(gif: params)
         let r = try CLI.mediagraph("run", "--quiet", g)
@@ -128,6 +128,16 @@ import Testing
         // 36.0 minimum; frame palettes 39.8/38.9; ordered 35.7/34.5; no dither 38.0/36.4; frame +
         // ordered at 0.5 36.7/36.1
         #expect(q.min >= minimumPSNR, "PSNR \(q) with \(params)")
+    }
+
+    /// Params are spelt with hyphens, as every other node's; ffmpeg's underscore spelling (its
+    /// palettegen/paletteuse options) is pointed at the right name.
+    @Test func underscoreSpellingIsPointedAtTheParam() throws {
+        let (_, g) = Self.setup(frames: 2, size: "64x48")
+        let r = try CLI.mediagraph("validate", g, "--set", "out.palette_frames=4")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("node 'out' (gif): unknown param 'palette_frames'; did you mean 'palette-frames'?"), "\(r.stderr)")
+        #expect(try CLI.mediagraph("validate", g, "--set", "out.palette-frames=4", "--set", "out.dither-strength=0.25").status == 0)
     }
 
     /// Transparent unchanged pixels and cropped frames are only a smaller encoding: ffmpeg

@@ -14,12 +14,12 @@ public final class GifSink: RegisteredNode, VideoNode {
                                transparencyParam, cropParam, loopParam, rateParam, speedParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output .gif file")
     static let paletteParam = Param<GifSettings.Palette>("palette", default: .clip,
-        doc: "clip: one palette from the first palette_frames frames; frame: a palette per frame")
-    static let paletteFramesParam = Param<Int>("palette_frames", 1...64, default: 8,
+        doc: "clip: one palette from the first palette-frames frames; frame: a palette per frame")
+    static let paletteFramesParam = Param<Int>("palette-frames", 1...64, default: 8,
         doc: "frames whose colours make the clip palette (they wait in memory until it is made)")
     static let ditherParam = Param<GifSettings.Dither>("dither", default: .diffusion,
         doc: "diffusion (libimagequant's Floyd-Steinberg), ordered (Bayer 8x8) or none")
-    static let ditherStrengthParam = Param<Double>("dither_strength", 0...1, default: 0.5,
+    static let ditherStrengthParam = Param<Double>("dither-strength", 0...1, default: 0.5,
         doc: "dither strength: 0.5 keeps gradients smooth with half the noise of full Floyd-Steinberg (Docs/pictures.md: smaller files, higher SSIM)")
     static let transparencyParam = Param<Bool>("transparency", default: true,
         doc: "pixels unchanged since the previous frame become transparent (smaller files, same picture)")
