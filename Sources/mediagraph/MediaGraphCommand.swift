@@ -10,7 +10,7 @@ struct MediaGraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mediagraph",
         abstract: "Runs media processing graphs described in JSON files.",
-        discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C.",
+        discussion: "Exit codes: 0 success, 1 a run-time error, 2 an invalid graph or bad arguments, 130 stopped by Ctrl-C (143 by SIGTERM, 129 by SIGHUP), outputs finalized.",
         version: versionText,
         subcommands: [RunCommand.self, ValidateCommand.self, NodesCommand.self, DotCommand.self, SchemaCommand.self, PluginsCommand.self, ProbeCommand.self, ThumbnailsCommand.self])
 

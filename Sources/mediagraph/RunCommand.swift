@@ -9,7 +9,7 @@ struct RunCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
         abstract: "Validate and run a graph.",
-        discussion: "Ctrl-C stops the sources, drains what is in flight and finalizes the outputs (exit 130); a second Ctrl-C exits at once.")
+        discussion: "Ctrl-C stops the sources, drains what is in flight and finalizes the outputs (exit 130); a second Ctrl-C exits at once. SIGTERM and SIGHUP do the same (exit 143 and 129).")
 
     @OptionGroup var options: GraphOptions
     @Flag(name: .shortAndLong, help: "No progress line, notes or closing summary; warnings and errors still print.") var quiet = false
@@ -41,8 +41,8 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(1)
         }
         if stop.isSet {
-            Console.error("stopped by Ctrl-C: outputs finalized")
-            throw ExitCode(130)
+            Console.error("stopped by \(InterruptHandler.stopCause): outputs finalized")
+            throw ExitCode(InterruptHandler.exitCode)
         }
         if !quiet {
             let p = runner.progress

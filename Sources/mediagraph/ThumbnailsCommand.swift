@@ -37,7 +37,7 @@ struct ThumbnailsCommand: ParsableCommand {
             report = try ThumbnailMaker.make(file: file, options: options, stop: InterruptHandler.stopFlag())
         } catch {
             Console.error("error: \(error)")
-            throw ExitCode(InterruptHandler.isInterrupted ? 130 : 1)
+            throw ExitCode(InterruptHandler.isInterrupted ? InterruptHandler.exitCode : 1)
         }
         for t in report.thumbnails {
             var line = "\(t.path ?? "-")\t" + String(format: "%.3f", t.seconds)

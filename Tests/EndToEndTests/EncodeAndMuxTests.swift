@@ -84,20 +84,26 @@ import Testing
         #expect(try packets(dir + "/orig.mp4").map(\.flags) == packets(dir + "/ours.mp4").map(\.flags))
     }
 
-    @Test func sigintFinalizesAPlayableMP4() throws {
+    /// Ctrl-C, and the SIGTERM and SIGHUP a service manager or a closed terminal sends, stop in
+    /// order: the MP4 is finalized and plays; the exit code is the shell's 128 + the signal.
+    @Test(arguments: [(SIGINT, "Ctrl-C"), (SIGTERM, "SIGTERM"), (SIGHUP, "SIGHUP")])
+    func stopSignalFinalizesAPlayableMP4(_ signal: Int32, _ name: String) throws {
         let dir = CLI.tempDir()
         let out = dir + "/stopped.mp4"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: CLI.binary)
         p.arguments = ["run", "--quiet", CLI.root + "/Graphs/demo.json", "--set", "src.frames=100000", "--set", "src.width=320",
                        "--set", "src.height=240", "--set", "tone.seconds=10000", "--set", "mux.path=\(out)"]
-        p.standardError = FileHandle.nullDevice
+        let errPipe = Pipe()
+        p.standardError = errPipe
         try p.run()
         CLI.waitForOutput(in: dir, prefix: ".stopped.mp4", pid: p.processIdentifier)
         Thread.sleep(forTimeInterval: 1)
-        kill(p.processIdentifier, SIGINT)
+        kill(p.processIdentifier, signal)
         p.waitUntilExit()
-        #expect(p.terminationStatus == 130)
+        let err = String(decoding: errPipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(p.terminationReason == .exit && p.terminationStatus == 128 + signal, "\(p.terminationStatus): \(err)")
+        #expect(err.contains("stopped by \(name): outputs finalized"), "\(err)")
         let v = try CLI.probe(out, "codec_name,nb_frames")
         #expect(v["codec_name"] == "h264")
         #expect((Int(v["nb_frames"] ?? "0") ?? 0) > 0)
