@@ -46,6 +46,24 @@ import Testing
         #expect(Self.param(try Self.plan(Self.graph, [#"sp.rotation="180""#]), "sp", "rotation")?.stringValue == "180")
     }
 
+    /// Decimal numerals: `layout` 5.1 is "5.1", and 3 (JSON has one number type, and the shell
+    /// user's 3.0 is the number 3) is "3.0".
+    @Test func aChoiceOfDecimalNumeralsTakesTheNumber() throws {
+        let audio = """
+        {"nodes":{"tone":{"type":"sine","params":{"seconds":0.1}},"rs":{"type":"resample"},
+                  "out":{"type":"pcmsink","params":{"path":"out.pcm"}}},
+         "chains":[["tone","rs","out"]]}
+        """
+        for (typed, word) in [("5.1", "5.1"), ("3.0", "3.0"), ("3", "3.0"), ("2.1", "2.1")] {
+            let set = try Self.plan(audio, ["rs.layout=\(typed)"])
+            #expect(Self.param(set, "rs", "layout")?.stringValue == word, "\(typed)")
+            let file = try Self.plan(audio.replacingOccurrences(of: #""type":"resample""#, with: #""type":"resample","params":{"layout":\#(typed)}"#))
+            #expect(Self.param(file, "rs", "layout")?.stringValue == word, "\(typed) in the file")
+        }
+        _ = try Self.plan(audio, ["rs.layout=5.1"]).instantiate(for: .inspect)
+        #expect(try Self.errors(in: audio, ["rs.layout=5.2"]).first?.contains("found number 5.2") == true)
+    }
+
     @Test func aNumberThatIsNoChoiceIsRefused() throws {
         #expect(try Self.errors(["sp.rotation=45"]) == [#"error: --set 'sp.rotation=45': node 'sp' param 'rotation': expected one of "0", "90", "180", "270", found integer 45"#])
         #expect(try Self.errors(["sp.rotation=90.5"]) == [#"error: --set 'sp.rotation=90.5': node 'sp' param 'rotation': expected one of "0", "90", "180", "270", found number 90.5"#])

@@ -62,21 +62,31 @@ public enum ParamValidator {
     /// Longest path a path param takes (Linux's PATH_MAX).
     public static let maxPathBytes = 4096
 
-    /// The word a choice param reads `value` as: a string as it is, a whole number as its
-    /// decimal form, so choices that are numerals (`rotation`: "0", "90", …) can be written as
-    /// numbers, in the file and with `--set` (`"rotation": 90`); nil for anything else.
-    public static func choiceWord(_ value: JSONValue) -> String? {
+    /// The word among a choice param's `words` that `value` names: a string as it is; a number
+    /// the choice that is the same numeral (`rotation`: 90 is "90", `layout`: 5.1 is "5.1" and 3
+    /// is "3.0"), so numeral choices can be written as numbers, in the file and with `--set`;
+    /// nil for anything else.
+    public static func choiceWord(_ value: JSONValue, in words: [String]) -> String? {
         switch value {
         case .string(let s, _): return s
-        case .number(let n, _): return n == n.rounded() && Swift.abs(n) < 1e15 ? JSONValue.format(number: n) : nil
+        case .number(let n, _): return words.first { numeral($0) == n }
         default: return nil
         }
+    }
+
+    /// The value of a choice written as a plain decimal numeral ("90", "5.1", "-1"), else nil
+    /// (so "inf", "1e3" or "0x10" are words, never numbers).
+    public static func numeral(_ word: String) -> Double? {
+        let digits = word.hasPrefix("-") ? word.dropFirst() : Substring(word)
+        let parts = digits.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }) else { return nil }
+        return Double(word)
     }
 
     /// `value`, accepted for `type`, as the node reads it: a choice written as a number becomes
     /// its word (nodes read choices as strings); anything else is unchanged.
     public static func canonical(_ value: JSONValue, for type: ParamType) -> JSONValue {
-        guard case .choice = type, case .number = value, let word = choiceWord(value) else { return value }
+        guard case .choice(let words) = type, case .number = value, let word = choiceWord(value, in: words) else { return value }
         return .string(word, value.location)
     }
 
@@ -103,7 +113,7 @@ public enum ParamValidator {
             if s.utf8.count > maxPathBytes { return "a path of \(s.utf8.count) bytes (the limit is \(maxPathBytes))" }
             return nil
         case .choice(let words):
-            guard let s = choiceWord(value), words.contains(s) else { return value.stringValue != nil ? value.brief : value.typeAndValue }
+            guard let s = choiceWord(value, in: words), words.contains(s) else { return value.stringValue != nil ? value.brief : value.typeAndValue }
             return nil
         case .rational:
             // the same conversion the node reads the value with: accepted means used as written

@@ -65,7 +65,7 @@ public enum GraphSchema {
         case .string, .path: s.append(("type", .str("string")))
         case .choice(let words):
             // a numeral choice may be written as a number too (`ParamValidator.choiceWord`)
-            let numbers = words.compactMap { w in Int(w).flatMap { String($0) == w ? JSONValue.int($0) : nil } }
+            let numbers = words.compactMap { ParamValidator.numeral($0).map(JSONValue.num) }
             s.append(("enum", .arr(words.map { .str($0) } + numbers)))
         case .rational: s.append(("type", .arr([.str("string"), .str("number")])))
         case .numbers(let c):
