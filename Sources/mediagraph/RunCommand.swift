@@ -26,6 +26,9 @@ struct RunCommand: ParsableCommand {
 
         InterruptHandler.install()
         signal(SIGPIPE, SIG_IGN)
+        // past a file size limit (`ulimit -f`) a write fails with EFBIG, which the output reports
+        // and cleans up after, instead of the signal killing the process and leaving partial files
+        signal(SIGXFSZ, SIG_IGN)
 
         let start = Date()
         let progress = (!quiet && isatty(2) != 0) ? ProgressLine(runner: runner, start: start) : nil

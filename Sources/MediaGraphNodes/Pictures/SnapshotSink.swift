@@ -7,7 +7,8 @@ import MediaGraphCore
 /// graph that records. Encoding runs on a thread of its own (`SnapshotWriter`); the node's thread
 /// only decides, measures scene change on a 64x36 luma grid, and hands over a reference to the
 /// frame. A picture asked for while the previous one is still being written is skipped and
-/// counted (a run warning), so the branch never holds back the graph.
+/// counted (a run warning), so the branch never holds back the graph; one that cannot be written
+/// (a full disk) is counted too, and the recording goes on.
 public final class SnapshotSink: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "snapshot",
@@ -94,7 +95,6 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let writer else { return }
-        if let error = writer.takeError() { throw error }
         let seconds = frame.seconds
         lastSeconds = seconds
         frames += 1
@@ -115,7 +115,7 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
         guard wanted else { return }
         requested += 1
         let path = pattern.name(number: number, seconds: seconds)
-        let job = SnapshotWriter.Job(buffer: frame.take(), path: path)
+        let job = SnapshotWriter.Job(buffer: frame.take(), path: path, seconds: seconds)
         if waitWhenBusy {
             writer.hand(job)
             number += 1
@@ -130,7 +130,6 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     public func finish(output: NodeOutput) throws {
         writer?.stop()
         control?.close()
-        if let error = writer?.takeError() { throw error }
     }
 
     public func abort() {
@@ -148,6 +147,10 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
         if skipped > 0 {
             let at = firstSkip.map { ", the first at \(ImageNamePattern.clock($0).replacingOccurrences(of: "-", with: ":"))" } ?? ""
             out.append("snapshot '\(id)': skipped \(skipped) of \(requested) pictures because the previous one was still being written\(at) (fewer requests, a faster format, a lower 'effort' or a smaller size help)")
+        }
+        if let failures = writer?.failures, let first = failures.first {
+            let at = ImageNamePattern.clock(first.seconds).replacingOccurrences(of: "-", with: ":")
+            out.append("snapshot '\(id)': \(failures.count) of \(requested) pictures could not be written, the first at \(at): \(first.error); the recording went on")
         }
         let late = schedule.untakenTimes
         if !late.isEmpty {

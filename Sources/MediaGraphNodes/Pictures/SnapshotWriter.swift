@@ -9,17 +9,29 @@ import Synchronization
 /// only when the thread is idle and returns false otherwise (the node counts the skip): the frame
 /// is a reference to the shared buffer, not a copy, so a busy writer costs the graph nothing.
 ///
+/// A picture that cannot be written (a full disk, a directory gone) is counted, with the first
+/// error, and the thread goes on to the next one: a side branch's pictures never cost the
+/// recording (the node reports the count as a run warning).
+///
 /// `@unchecked Sendable`: the encoder is used only by the writer thread once `start` has run;
-/// the job slot and the first error are behind mutexes; `busy` is atomic.
+/// the job slot and the failures are behind mutexes; `busy` is atomic.
 final class SnapshotWriter: @unchecked Sendable {
     struct Job: Sendable {
         var buffer: SampleBuffer
         var path: String
+        /// The frame's time, for the report of a picture that could not be written.
+        var seconds: Double
+    }
+
+    /// Pictures that could not be written, and the first of them.
+    struct Failures {
+        var count = 0
+        var first: (seconds: Double, error: any Error)?
     }
 
     private let encoder: StillImageEncoder
     private let slot = Lock<Job?>(nil)
-    private let failure = Lock<(any Error)?>(nil)
+    private let failed = Lock(Failures())
     private let busy = Atomic<Bool>(false)
     private let stopping = Atomic<Bool>(false)
     private let wake = DispatchSemaphore(value: 0)
@@ -57,8 +69,8 @@ final class SnapshotWriter: @unchecked Sendable {
         while !offer(job) { finished.wait() }
     }
 
-    /// The first error the thread met, once (the node throws it from its next call).
-    func takeError() -> (any Error)? { failure.withLock { e in defer { e = nil }; return e } }
+    /// Pictures that could not be written so far (read after `stop`: all of them).
+    var failures: Failures { failed.withLock { $0 } }
 
     /// Lets the picture in hand finish, then ends the thread and waits for it.
     func stop() {
@@ -85,7 +97,10 @@ final class SnapshotWriter: @unchecked Sendable {
             try write(job)
             written.add(1, ordering: .relaxed)
         } catch {
-            failure.withLock { if $0 == nil { $0 = error } }
+            failed.withLock { f in
+                f.count += 1
+                if f.first == nil { f.first = (job.seconds, error) }
+            }
         }
         busy.store(false, ordering: .releasing)
         finished.signal()
