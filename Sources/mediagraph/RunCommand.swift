@@ -48,8 +48,11 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(InterruptHandler.exitCode)
         }
         if !quiet {
-            let p = runner.progress
-            Console.error(String(format: "done: %d frames in %.2f s (%.1f fps)", p.done, elapsed, Double(p.done) / max(elapsed, 1e-9)))
+            if let frames = runner.framesDelivered {
+                Console.error(String(format: "done: %d frames in %.2f s (%.1f fps)", frames, elapsed, Double(frames) / max(elapsed, 1e-9)))
+            } else {
+                Console.error(String(format: "done in %.2f s", elapsed))
+            }
         }
     }
 }

@@ -250,6 +250,13 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var video: VideoFormat? { if case .video(let f) = self { return f } else { return nil } }
+    /// Pictures, raw or encoded.
+    public var isVideo: Bool {
+        switch self {
+        case .video, .encodedVideo: return true
+        default: return false
+        }
+    }
     public var audio: AudioFormat? { if case .audio(let f) = self { return f } else { return nil } }
     public var isEncoded: Bool {
         switch self {

@@ -57,10 +57,14 @@ public protocol SourceNode: MediaNode {
     func produce(output: NodeOutput) throws -> Bool
     /// Frames (or buffers) this source will produce, if known: the progress line shows an ETA.
     var expectedCount: Int? { get }
+    /// Buffers it will send on these output ports, if known (the progress line counts the video
+    /// ports); by default `expectedCount`, right for a source with one output.
+    func expectedCount(onPorts ports: [Int]) -> Int?
 }
 
 extension SourceNode {
     public var expectedCount: Int? { nil }
+    public func expectedCount(onPorts ports: [Int]) -> Int? { expectedCount }
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {}
 }
 

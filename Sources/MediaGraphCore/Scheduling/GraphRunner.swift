@@ -45,9 +45,11 @@ public final class GraphRunner: Sendable {
     /// Set once `failure` holds an error: what the sources read per buffer (no lock).
     private let hasFailed = Atomic<Bool>(false)
     private let started = Atomic<Bool>(false)
-    /// The source whose count the progress line shows, and how many buffers it expects to send.
-    private let progressSource: RunningNode?
+    /// The sources whose counts the progress line shows, and how many buffers they expect to send.
+    private let progressSources: [RunningNode]
     private let progressTotal: Int?
+    /// The sinks, whose video frames received the closing summary reports.
+    private let sinks: [RunningNode]
 
     /// Wires `graph` for running: threads and queues decided, outputs connected. The graph's
     /// node instances belong to the runner from now on.
@@ -63,13 +65,27 @@ public final class GraphRunner: Sendable {
                 NodeDeclaration(id: m.id, info: m.info, params: m.params, acceptsChanges: m.live, fusedInto: (i, k))
             }
         }
-        // The first source of video with a known length, else the first source.
-        let main = graph.nodes.indices.first { i in
-            guard let s = graph.nodes[i].instance as? SourceNode, s.expectedCount != nil else { return false }
-            return graph.nodes[i].outputFormats.first.map { if case .video = $0 { return true }; return false } ?? false
-        } ?? graph.nodes.indices.first { graph.nodes[$0].instance is SourceNode }
-        progressSource = main.map { running[$0] }
-        progressTotal = main.flatMap { (graph.nodes[$0].instance as? SourceNode)?.expectedCount }
+        // Progress: what the sources send on their connected video ports (every connected port
+        // when none sends video), against what they declare; a source with audio and video (a
+        // file) counts its frames, not its packets, and several (concat's clips) add up.
+        let sources = graph.nodes.indices.filter { graph.nodes[$0].instance is SourceNode }
+        func connected(_ i: Int) -> [Int] { graph.nodes[i].outputFormats.indices.filter { running[i].output.isConnected($0) } }
+        let anyVideo = sources.contains { i in connected(i).contains { graph.nodes[i].outputFormats[$0].isVideo } }
+        var counted: [RunningNode] = []
+        var total: Int? = 0
+        for i in sources {
+            let ports = connected(i).filter { !anyVideo || graph.nodes[i].outputFormats[$0].isVideo }
+            guard !ports.isEmpty else { continue }
+            running[i].output.progressPorts = graph.nodes[i].outputFormats.indices.map(ports.contains)
+            counted.append(running[i])
+            let expected = (graph.nodes[i].instance as? SourceNode)?.expectedCount(onPorts: ports)
+            total = total.flatMap { t in expected.map { t + $0 } }
+        }
+        progressSources = counted
+        progressTotal = counted.isEmpty ? nil : total
+        let sinkIndices = graph.nodes.indices.filter { graph.nodes[$0].outputFormats.isEmpty && !graph.nodes[$0].inputFormats.isEmpty }
+        for i in sinkIndices { running[i].countsFrames = graph.nodes[i].inputFormats.map(\.isVideo) }
+        sinks = sinkIndices.map { running[$0] }
     }
 
     /// Which nodes got their own thread, for `validate` and `dot`.
@@ -110,11 +126,18 @@ public final class GraphRunner: Sendable {
         return running
     }
 
-    /// Buffers produced so far by the main source, and how many it will produce if known. Safe
-    /// from any thread while the graph runs.
+    /// Frames the sources have sent so far (on their video ports; buffers on every port of a
+    /// graph without video), and how many they will send if all of them know. Safe from any
+    /// thread while the graph runs.
     public var progress: (done: Int, total: Int?) {
-        guard let s = progressSource else { return (0, nil) }
-        return (s.sent.load(ordering: .relaxed), progressTotal)
+        (progressSources.reduce(0) { $0 + $1.progressSent.load(ordering: .relaxed) }, progressTotal)
+    }
+
+    /// The most video frames any sink received (an encoder's packets into a muxer count as
+    /// frames); nil when no sink takes video. What `run` reports when it ends.
+    public var framesDelivered: Int? {
+        let counting = sinks.filter { $0.countsFrames.contains(true) }
+        return counting.isEmpty ? nil : counting.map { $0.framesIn.load(ordering: .relaxed) }.max()
     }
 
     /// Per-node statistics: so far while the graph runs (safe from any thread), complete once

@@ -7,6 +7,9 @@ public final class NodeOutput {
     }
 
     var links: [[Link]]
+    /// Per port, whether the progress line counts what it sends (set while wiring; empty for
+    /// all but the sources counted).
+    var progressPorts: [Bool] = []
     unowned let owner: RunningNode
 
     init(owner: RunningNode, ports: Int) {
@@ -21,6 +24,7 @@ public final class NodeOutput {
     /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.
     public func send(_ buffer: consuming SampleBuffer, port: Int = 0) throws {
         owner.sent.add(fromOwner: 1)
+        if port < progressPorts.count && progressPorts[port] { owner.progressSent.add(fromOwner: 1) }
         let ls = links[port]
         if ls.count == 1 {
             try deliver(consume buffer, to: ls[0])

@@ -25,6 +25,12 @@ final class RunningNode: @unchecked Sendable {
     /// thread counts: atomics, each written by that one thread only.
     let buffersIn = Atomic<Int>(0)
     let sent = Atomic<Int>(0)
+    /// Buffers sent on the ports the progress line counts (a source's video ports).
+    let progressSent = Atomic<Int>(0)
+    /// Video frames received, counted for sinks only: the run's closing "done: N frames".
+    let framesIn = Atomic<Int>(0)
+    /// Per input, whether `framesIn` counts it (set while wiring; empty for all but sinks).
+    var countsFrames: [Bool] = []
     let busyNanos = Atomic<UInt64>(0)
     /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
     let mailbox = ParamMailbox()
@@ -57,6 +63,7 @@ final class RunningNode: @unchecked Sendable {
     @inline(__always)
     func receive(_ buffer: consuming SampleBuffer, input: Int) throws {
         buffersIn.add(fromOwner: 1)
+        if input < countsFrames.count && countsFrames[input] { framesIn.add(fromOwner: 1) }
         try takeParamChanges()
         let t0 = monotonicNanos()
         do {

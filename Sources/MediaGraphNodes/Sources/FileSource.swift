@@ -140,9 +140,12 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { streams.map(\.description.format) }
 
     /// Packets the file declares for its streams, when it declares all (progress and ETA).
-    public var expectedCount: Int? {
+    public var expectedCount: Int? { expectedCount(onPorts: Array(streams.indices)) }
+
+    /// Packets the file declares for the streams of these ports (port k is stream state k).
+    public func expectedCount(onPorts ports: [Int]) -> Int? {
         guard !trim.hasStart, trim.lengthMicros == nil else { return nil }
-        let counts = streams.map(\.description.info.frameCount)
+        let counts = ports.filter(streams.indices.contains).map { streams[$0].description.info.frameCount }
         return counts.isEmpty || counts.contains(0) ? nil : Int(counts.reduce(0, +))
     }
 
