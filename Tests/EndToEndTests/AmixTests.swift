@@ -51,16 +51,22 @@ import Testing
         let dir = CLI.tempDir()
         try Self.wav(dir + "/a.wav", "sine=frequency=440", seconds: 0.4)
         try Self.wav(dir + "/b.wav", "sine=frequency=660", seconds: 0.5, rate: 44_100, layout: "stereo")
+        try Self.wav(dir + "/c.wav", "sine=frequency=880", seconds: 0.3, rate: 22_050)
         let g = CLI.writeGraph("""
         { "nodes": { "a": { "type": "wavsrc", "params": { "path": "a.wav" } }, "b": { "type": "filesrc", "params": { "path": "b.wav" } },
+                     "c": { "type": "filesrc", "params": { "path": "c.wav" } },
                      "m": { "type": "amix", "params": { "end": "longest" } }, "out": { "type": "pcmsink", "params": { "path": "ours.f32" } } },
-          "chains": [["a", "m.in"], ["b.audio", "m.in1"], ["m", "out"]] }
+          "chains": [["a", "m.in"], ["b.audio", "m.in1"], ["c.audio", "m.in2"], ["m", "out"]] }
         """, in: dir)
         let v = try CLI.mediagraph("validate", g)
         #expect(v.status == 0, "\(v.stderr)")
-        // filesrc decodes to s16: one resample does the sample format, rate and channels
-        #expect((v.out + v.stderr).contains("inserted 'auto_resample_m_in1' (resample): s16 44100Hz 2ch → f32planar 48000Hz 1ch before 'm.in1'"), "\(v.out)\(v.stderr)")
-        #expect(!(v.out + v.stderr).contains("auto_resample_m_in1_1"), "\(v.out)\(v.stderr)")
+        // filesrc decodes to s16: one resample per input does the sample format, rate and
+        // channels, also where another input's adapters were inserted in between
+        let text = v.out + v.stderr
+        #expect(text.contains("inserted 'auto_resample_m_in1' (resample): s16 44100Hz 2ch → f32planar 48000Hz 1ch before 'm.in1'"), "\(text)")
+        #expect(text.contains("inserted 'auto_resample_m_in2' (resample): s16 22050Hz 1ch → f32planar 48000Hz 1ch before 'm.in2'"), "\(text)")
+        #expect(!text.contains("auto_resample_m_in1_1") && !text.contains("auto_resample_m_in2_1"), "\(text)")
+        #expect(text.components(separatedBy: "(resample) [inserted]").count - 1 == 3, "one per input (wavsrc gives s16 too): \(text)")
         let r = try CLI.mediagraph("run", g)
         #expect(r.status == 0, "\(r.stderr)")
         let ours = Self.floats(dir + "/ours.f32")

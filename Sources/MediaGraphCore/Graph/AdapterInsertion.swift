@@ -40,31 +40,36 @@ extension GraphInstantiation {
         guard let (adapter, params) = plan.adapters.lazy.compactMap({ a in a.adapter.reshape?(given, shape).map { (a, $0) } }).first else {
             throw AdaptFailure(message: "\(given) must have the shape of the first input of its kind (\(shape)), and no registered adapter makes it so")
         }
-        var source = (from: start, format: given, params: params)
-        if let merged = mergeWithLastInserted(adapter, params: params, at: start) { source = merged }
-        let (from, format) = try insertOnce(adapter, params: source.params, from: source.from, format: source.format, before: before)
+        let (from, format) = try mergeIntoInserted(adapter, params: params, at: start)
+            ?? insertOnce(adapter, params: params, from: start, format: given, before: before)
         guard shape.accepts(format) else {
             throw AdaptFailure(message: "the inserted '\(adapter.adapter.nodeType)' made \(format), not the \(shape) of the first input of its kind")
         }
         return (from, format)
     }
 
-    /// When `at` is an adapter of the same type that was just inserted for this input alone (a
-    /// `resample` to the sample format the input takes), takes it out again and returns where it
-    /// was fed from with its params merged with `params`, so one node does both jobs.
-    mutating func mergeWithLastInserted(_ adapter: GraphPlan.Adapter, params: [String: JSONValue],
-                                        at: (node: Int, port: Int)) -> (from: (node: Int, port: Int), format: MediaFormat, params: [String: JSONValue])? {
-        guard !adapter.adapter.sharedPerOutput, let last = graph.nodes.indices.last, last == at.node,
-              graph.nodes[last].inserted, graph.nodes[last].info.name == adapter.adapter.nodeType,
-              let feed = graph.connections.last, feed.to == last,
-              !graph.connections.contains(where: { $0.from == last }) else { return nil }
-        var merged = graph.nodes[last].params.values
+    /// When `at` is an adapter of the same type inserted for this input alone (a `resample` to
+    /// the sample format the input takes) and nothing reads it yet, makes it again with its params
+    /// merged with `params`, so one node does both jobs; returns its output and new format. It
+    /// keeps its place (other inputs' adapters may have been inserted after it).
+    mutating func mergeIntoInserted(_ adapter: GraphPlan.Adapter, params: [String: JSONValue],
+                                    at: (node: Int, port: Int)) throws -> (from: (node: Int, port: Int), format: MediaFormat)? {
+        let old = graph.nodes[at.node]
+        guard !adapter.adapter.sharedPerOutput, old.inserted, old.info.name == adapter.adapter.nodeType,
+              !graph.connections.contains(where: { $0.from == at.node }),
+              graph.connections.contains(where: { $0.to == at.node }) else { return nil }
+        var merged = old.params.values
         for (name, value) in params { merged[name] = value }
-        graph.nodes.removeLast()
-        graph.connections.removeLast()
-        if !graph.notes.isEmpty { graph.notes.removeLast() }
-        adapterCache.nodes = adapterCache.nodes.filter { $0.value != last }
-        return ((node: feed.from, port: feed.fromPort), feed.format, merged)
+        let made = try make(adapter, params: merged, id: old.id, format: old.inputFormats[0])
+        graph.nodes[at.node].params = made.params
+        graph.nodes[at.node].instance = made.node
+        graph.nodes[at.node].outputFormats = made.outputs
+        if let k = graph.notes.firstIndex(where: { $0.hasPrefix("inserted '\(old.id)' ") }), let place = graph.notes[k].range(of: " before '") {
+            graph.notes[k] = "inserted '\(old.id)' (\(adapter.adapter.nodeType)): \(Self.brief(old.inputFormats[0], made.outputs[0])) → \(Self.brief(made.outputs[0], old.inputFormats[0]))" + graph.notes[k][place.lowerBound...]
+        }
+        // its cache entry named the params it had
+        adapterCache.nodes = adapterCache.nodes.filter { $0.value != at.node }
+        return (at, made.outputs[0])
     }
 
     /// Inserts `adapter` after `from` unless the same adapter with the same params already serves
@@ -93,6 +98,25 @@ extension GraphInstantiation {
         let base = "auto_\(adapter.label)_" + String(place.map { $0 == "." ? "_" : $0 })
         var id = base, k = 1
         while graph.nodes.contains(where: { $0.id == id }) { id = "\(base)_\(k)"; k += 1 }
+        let (params, node, outputs) = try make(planned, params: given, id: id, format: format)
+        let inputName = entry.info.inputs.first?.name ?? "in"
+        let index = graph.nodes.count
+        graph.nodes.append(.init(id: id, info: entry.info, params: params, instance: node, inputNames: [inputName], inputFormats: [format],
+                                 outputFormats: outputs, outputNames: entry.info.outputs.map(\.name), inserted: true))
+        graph.connections.append(.init(from: from.node, fromPort: from.port, to: index, toInput: 0, format: format))
+        let where_ = adapter.sharedPerOutput ? "after '\(place)'" : "before '\(before)'"
+        graph.notes.append("inserted '\(id)' (\(adapter.nodeType)): \(Self.brief(format, outputs[0])) → \(Self.brief(outputs[0], format)) \(where_)")
+        return index
+    }
+
+    /// An adapter node made with `given` params (defaults for the rest) and configured for
+    /// `format`: its params, the instance and its one output format.
+    func make(_ planned: GraphPlan.Adapter, params given: [String: JSONValue], id: String,
+              format: MediaFormat) throws -> (params: ParamValues, node: MediaNode, outputs: [MediaFormat]) {
+        let adapter = planned.adapter
+        guard let entry = planned.entry else {
+            throw AdaptFailure(message: "no '\(adapter.nodeType)' node type is registered to \(adapter.label) \(format)")
+        }
         var params = ParamValues()
         for (name, value) in given { params.set(name, value) }
         for spec in entry.info.params where !params.has(spec.name) {
@@ -107,13 +131,7 @@ extension GraphInstantiation {
             throw AdaptFailure(message: "cannot \(adapter.label) \(format): \(error)")
         }
         guard outputs.count == 1 else { throw AdaptFailure(message: "the inserted '\(adapter.nodeType)' must have one output") }
-        let index = graph.nodes.count
-        graph.nodes.append(.init(id: id, info: entry.info, params: params, instance: node, inputNames: [inputName], inputFormats: [format],
-                                 outputFormats: outputs, outputNames: entry.info.outputs.map(\.name), inserted: true))
-        graph.connections.append(.init(from: from.node, fromPort: from.port, to: index, toInput: 0, format: format))
-        let where_ = adapter.sharedPerOutput ? "after '\(place)'" : "before '\(before)'"
-        graph.notes.append("inserted '\(id)' (\(adapter.nodeType)): \(Self.brief(format, outputs[0])) → \(Self.brief(outputs[0], format)) \(where_)")
-        return index
+        return (params, node, outputs)
     }
 
     /// The part of a format a note about a conversion needs.
