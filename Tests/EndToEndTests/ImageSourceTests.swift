@@ -80,6 +80,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.raw"))
     }
 
+    /// A PNG or JPEG whose header declares a size libavcodec refuses: libavformat gives no size,
+    /// and the message says the declared size (ffmpeg's decoder, the reference, refuses the same
+    /// size) instead of calling the file truncated.
+    @Test(arguments: ["png", "jpg"])
+    func aPictureDeclaringAHugeSizeSaysSo(_ ext: String) throws {
+        let dir = CLI.tempDir()
+        try Self.makeImage(dir + "/ok.\(ext)", codec: ext == "png" ? ["-c:v", "png"] : ["-c:v", "mjpeg"], pixfmt: ext == "png" ? "rgba" : "yuvj420p")
+        var bytes = [UInt8](FileManager.default.contents(atPath: dir + "/ok.\(ext)") ?? Data())
+        let huge = 40_000
+        if ext == "png" {
+            for k in 0..<2 { bytes.replaceSubrange(16 + 4 * k ..< 20 + 4 * k, with: withUnsafeBytes(of: UInt32(huge).bigEndian, Array.init)) }
+        } else {
+            let sof = try #require((0..<bytes.count - 1).first { bytes[$0] == 0xFF && bytes[$0 + 1] == 0xC0 })
+            for k in 0..<2 { bytes.replaceSubrange(sof + 5 + 2 * k ..< sof + 7 + 2 * k, with: withUnsafeBytes(of: UInt16(huge).bigEndian, Array.init)) }
+        }
+        #expect(FileManager.default.createFile(atPath: dir + "/huge.\(ext)", contents: Data(bytes)))
+        let ffmpeg = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/huge.\(ext)", "-f", "null", "-"])
+        #expect(ffmpeg.stderr.contains("\(huge)x\(huge)"), "ffmpeg: \(ffmpeg.stderr)")
+        let r = try CLI.mediagraph("validate", Self.graph("huge.\(ext)", params: #", "duration": 1"#, in: dir))
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("node 'img' (imagesrc): '\(dir)/huge.\(ext)' declares a picture of \(huge)x\(huge): width \(huge) is above the limit of 16384"), "\(r.stderr)")
+    }
+
     /// An animated WebP (made by ffmpeg's libwebp encoder) is a file libavcodec 5.1 cannot decode
     /// and libavformat gives no size: it was reported as truncated or damaged. Both picture
     /// sources now say what it is; the still WebP beside it reads.

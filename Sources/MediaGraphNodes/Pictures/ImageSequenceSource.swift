@@ -45,7 +45,7 @@ public final class ImageSequenceSource: SourceNode, RegisteredNode {
                 throw NodeFailure("'\(first)' holds no picture")
             }
             guard video.width > 0, video.height > 0 else {
-                if let problem = AnimatedWebP.problem(first) { throw NodeFailure("cannot read the first picture: \(problem)") }
+                if let problem = AnimatedWebP.problem(first) ?? DeclaredPictureSize.problem(first) { throw NodeFailure("cannot read the first picture: \(problem)") }
                 throw NodeFailure("cannot read the first picture '\(first)': no picture size found in it (damaged, or not a picture)")
             }
             info = video

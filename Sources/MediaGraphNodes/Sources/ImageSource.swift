@@ -51,7 +51,7 @@ public final class ImageSource: SourceNode, RegisteredNode {
         }
         if video.width <= 0 || video.height <= 0 {
             // libavformat learns an image's size by decoding it
-            if let problem = AnimatedWebP.problem(path) { throw NodeFailure(problem) }
+            if let problem = AnimatedWebP.problem(path) ?? DeclaredPictureSize.problem(path) { throw NodeFailure(problem) }
             throw NodeFailure("'\(path)': the \(video.codec) image's size cannot be read: the file is truncated or damaged")
         }
         if let problem = MediaLimits.frameSizeProblem(width: video.width, height: video.height) {
