@@ -706,7 +706,10 @@ final class Lowering {
             return false
         }
         if totalIterations > Lowering.maximumTotalIterations {
-            diagnostics.limitError(loc, "loops run more than \(Lowering.maximumTotalIterations) iterations in all once unrolled")
+            // a limit of the whole shader: said once, at the loop that crossed it, and lowering
+            // stops (each enclosing loop would cross it again on its next iteration)
+            if !stopped { diagnostics.limitError(loc, "loops run more than \(Lowering.maximumTotalIterations) iterations in all once unrolled") }
+            stopped = true
             return false
         }
         return withinBudget(at: loc)

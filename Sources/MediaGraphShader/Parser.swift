@@ -168,7 +168,15 @@ struct Parser {
             }
             if current.isPunct("=") {
                 _ = advance()
-                d.initializer = try parseAssignment()
+                do {
+                    d.initializer = try parseAssignment()
+                } catch {
+                    // the initializer's error is reported; the variable is still declared, so
+                    // its uses do not each add an "undeclared identifier"
+                    result.append(d)
+                    synchronize(topLevel: false)
+                    return result
+                }
             }
             result.append(d)
         } while current.isPunct(",")

@@ -177,8 +177,10 @@ public final class ShaderProgram: Sendable {
             }
         }
         let declared = Set(uniforms.map(\.name))
-        let known = uniforms.prefix(16).map { "'\($0.name)'" }.joined(separator: ", ")
-            + (uniforms.count > 16 ? ", ... (\(uniforms.count) in all)" : "")
+        // the uniforms a user can set: the live ones are the node's to drive (a transition's progress)
+        let settable = uniforms.filter { !live.contains($0.name) }
+        let known = settable.prefix(16).map { "'\($0.name)'" }.joined(separator: ", ")
+            + (settable.count > 16 ? ", ... (\(settable.count) in all)" : "")
         for name in values.keys.filter({ !declared.contains($0) }).sorted() {
             let provided = ["texelWidth", "texelHeight", "imageSize"].contains(name)
             add(name, provided

@@ -54,6 +54,19 @@ struct HostileShaderTests {
         #expect(r.seconds < Self.timeLimit)
     }
 
+    /// One error per cause: a declaration whose initializer is too deep still declares its
+    /// variable (no "undeclared identifier" at each use), and the shader-wide iteration limit is
+    /// said once, not again at every enclosing loop.
+    @Test func aLimitIsReportedOnceWithoutFollowOnErrors() {
+        let deep = "void main() { float x = " + String(repeating: "(", count: 1000) + "1.0" + String(repeating: ")", count: 1000) + "; gl_FragColor = vec4(x); }"
+        let r = compile(deep)
+        #expect(r.all.count == 1 && r.first.hasSuffix("error: expression too complex: nested more than 256 levels"), "\(r.all)")
+        let loops = "void main() { float x = 0.0; " + String(repeating: "for (int i = 0; i < 1024; i++) { ", count: 4) + "x += 1.0;"
+            + String(repeating: " }", count: 4) + " gl_FragColor = vec4(x); }"
+        let l = compile(loops)
+        #expect(l.all.count == 1 && l.first.hasSuffix("error: loops run more than 65536 iterations in all once unrolled"), "\(l.all)")
+    }
+
     @Test func nestedConditionals() {
         let tail = "void main() { gl_FragColor = vec4(" + String(repeating: "true ? 1.0 : ", count: 10_000) + "0.0); }"
         let r = compile(tail)
