@@ -83,7 +83,7 @@ import Testing
              "param 'path': the first file '\(dir)/none-0007.png' cannot be read: No such file or directory", 2),
             (#""type": "imageseq", "params": { "path": "*.gif" }"#, "param 'path': no file matches", 2),
             (#""type": "imageseq", "params": { "path": "ok-%d.png" }"#,
-             "picture 2 '\(dir)/ok-3.png' is 32x48, the sequence's first picture 64x48: every picture must have the first one's size", 1),
+             "picture '\(dir)/ok-3.png' is 32x48, the sequence's first picture 64x48: every picture must have the first one's size", 1),
             (#""type": "imageseq", "params": { "path": "bad-%d.png" }"#, "cannot read the first picture '\(dir)/bad-1.png'", 2),
         ]
         for c in cases {

@@ -94,7 +94,7 @@ public final class ImageSequenceSource: SourceNode, RegisteredNode {
             case .tooLarge(let limit): why = "larger than \(limit >> 20) MiB"
             case .notRegularFile: why = "not a regular file"
             }
-            throw NodeFailure("cannot read picture \(index) '\(name)': \(why)")
+            throw NodeFailure("cannot read picture '\(name)': \(why)")
         }
         do {
             try bytes.withUnsafeBytes { try decoder.send(bytes: $0, pts: Int64(index), dts: Int64(index), duration: 1, keyFrame: true) }
@@ -102,14 +102,14 @@ public final class ImageSequenceSource: SourceNode, RegisteredNode {
                 throw NodeFailure("'\(name)' holds no complete picture")
             }
             if let pic = decoder.lastPicture, pic.width != format.width || pic.height != format.height {
-                throw NodeFailure("picture \(index) '\(name)' is \(pic.width)x\(pic.height), the sequence's first picture \(format.width)x\(format.height): every picture must have the first one's size")
+                throw NodeFailure("picture '\(name)' is \(pic.width)x\(pic.height), the sequence's first picture \(format.width)x\(format.height): every picture must have the first one's size")
             }
             index += 1
             try output.send(frame)
         } catch let e as NodeFailure {
             throw e
         } catch {
-            throw NodeFailure("cannot decode picture \(index) '\(name)': \(error)")
+            throw NodeFailure("cannot decode picture '\(name)': \(error)")
         }
         return true
     }
