@@ -44,6 +44,13 @@ public final class ValidatedGraph {
         connections.filter { $0.from == n && $0.fromPort == port }
     }
 
+    /// Whether connection `c` carries encoded packets into a node that keeps them encoded (a
+    /// muxer, a file or hash sink): a stream copy. Packets into a converter (an inserted
+    /// decoder) are decoded.
+    public func isStreamCopy(_ c: Connection) -> Bool {
+        c.format.isEncoded && nodes[c.to].info.category != .converter
+    }
+
     /// Connections arriving at node `n`, by input index.
     public func producers(of n: Int) -> [Connection] {
         connections.filter { $0.to == n }.sorted { $0.toInput < $1.toInput }

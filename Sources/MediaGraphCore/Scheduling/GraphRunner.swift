@@ -122,6 +122,7 @@ public final class GraphRunner: Sendable {
             let target = running[c.to]
             let link: NodeOutput.Link = target.inbox.map { .queued($0, input: c.toInput) } ?? .inline(target, input: c.toInput)
             running[c.from].output.links[c.fromPort].append(link)
+            running[c.from].output.copyingLinks[c.fromPort].append(graph.isStreamCopy(c))
         }
         return running
     }

@@ -10,15 +10,36 @@ public final class NodeOutput {
     /// Per port, whether the progress line counts what it sends (set while wiring; empty for
     /// all but the sources counted).
     var progressPorts: [Bool] = []
+    /// Per port, per link (parallel to `links`): whether that consumer stores the packets as they
+    /// are, a stream copy (`ValidatedGraph.isStreamCopy`), rather than decoding them.
+    var copyingLinks: [[Bool]]
     unowned let owner: RunningNode
 
     init(owner: RunningNode, ports: Int) {
         self.owner = owner
         links = Array(repeating: [], count: ports)
+        copyingLinks = Array(repeating: [], count: ports)
     }
 
     /// Whether anything consumes output `port` (a file source skips the streams nobody reads).
     public func isConnected(_ port: Int) -> Bool { links.indices.contains(port) && !links[port].isEmpty }
+
+    /// Whether some consumer of output `port` stores its packets as they are (a muxer or file
+    /// sink: a stream copy), so they must make sense on their own: a copied video stream must
+    /// start on a key frame, while a decoder may be fed what comes before it.
+    public func isCopied(_ port: Int) -> Bool { copyingLinks.indices.contains(port) && copyingLinks[port].contains(true) }
+
+    /// Whether some consumer of output `port` does not copy (a decoder).
+    public func isDecoded(_ port: Int) -> Bool { copyingLinks.indices.contains(port) && copyingLinks[port].contains(false) }
+
+    /// Sends a buffer on output `port` to the consumers that do not copy (decoders) only: a
+    /// packet a copy must leave out (a picture before the first key frame) that a decoder can
+    /// still use, as ffmpeg's decoder gets what its stream copy drops.
+    public func sendSkippingCopies(_ buffer: consuming SampleBuffer, port: Int) throws {
+        owner.sent.add(fromOwner: 1)
+        if port < progressPorts.count && progressPorts[port] { owner.progressSent.add(fromOwner: 1) }
+        for (l, copies) in zip(links[port], copyingLinks[port]) where !copies { try deliver(copy buffer, to: l) }
+    }
 
     /// Sends a buffer on output `port`. Pass the last reference (`consume buf`): a consumer that
     /// then holds the only reference may write in place. Fan-out shares the buffer, no copy.

@@ -192,6 +192,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         for s in streams {
             s.isActive = output.isConnected(s.port)
             s.connected = s.isActive
+            s.copyStart = FileCopyStart(kind: s.description.info.kind, copied: output.isCopied(s.port), decoded: output.isDecoded(s.port))
             if s.isActive { selected.insert(s.description.info.index) }
         }
         demuxer.select(selected)
@@ -348,12 +349,10 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 s.pending.append(buffer)
                 return
             }
-            for b in s.pending { try output.send(b, port: s.port) }
-            s.sent += s.pending.count
+            for b in s.pending { try emit(b, on: s, output: output) }
             s.pending.removeAll()
         }
-        try output.send(consume buffer, port: s.port)
-        s.sent += 1
+        try emit(consume buffer, on: s, output: output)
     }
 
     /// The access units of a raw stream whose presentation times are known, in decode order.
@@ -364,8 +363,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             let b = SampleBuffer(bytes: au.data, format: s.description.format, pts: au.pts, dts: au.dts, duration: au.duration,
                                  timeBase: s.description.timeBase, flags: au.isKeyFrame ? .keyFrame : [],
                                  codecConfiguration: s.description.configuration)
-            try output.send(consume b, port: s.port)
-            s.sent += 1
+            try emit(consume b, on: s, output: output)
         }
     }
 
@@ -426,7 +424,9 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     /// What errors=skip left out, counted, and connected streams that sent nothing (`run` prints
     /// these at the end, before a sink's "never received a sample").
     public var runWarnings: [String] {
-        var warnings = readToEnd ? streams.filter { $0.connected && $0.sent == 0 }.map(nothingSent) : []
+        var warnings = streams.compactMap { s in s.copyStart?.warning(stream: s.name, timeBase: s.description.timeBase) }
+        // a stream whose every packet the copy left out has said so above
+        warnings += readToEnd ? streams.filter { $0.connected && $0.sent == 0 && ($0.copyStart?.dropped ?? 0) == 0 }.map(nothingSent) : []
         if let jumped = jumps?.warning(path: path) { warnings.append(jumped) }
         let skipped = streams.filter { $0.skipped > 0 }
         guard readErrorsSkipped > 0 || !skipped.isEmpty else { return warnings }
@@ -490,6 +490,8 @@ final class FileStreamState {
     var skipped = 0
     /// Packets at or after the end held until a packet before the end shows they are needed.
     var pending: [SampleBuffer] = []
+    /// A copied video stream's wait for its first key frame (nil: nothing to wait for).
+    var copyStart: FileCopyStart?
 
     init(port: Int, name: String, description: FileStreamDescription, offset: Int64, end: Int64?) {
         self.port = port
