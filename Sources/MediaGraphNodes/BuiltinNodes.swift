@@ -36,6 +36,8 @@ public enum BuiltinNodes {
         r.addFusion(ShaderFusion.fusion)
         r.add(ScaleNode.self)
         r.addAdapter(ScaleNode.adapter)
+        r.add(RotateNode.self)
+        r.addAdapter(RotateNode.adapter)
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)

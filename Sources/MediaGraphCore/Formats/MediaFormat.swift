@@ -15,7 +15,9 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var matrix: YCbCrMatrix
     public var color: VideoColor
     public var sampleAspect: Rational
-    /// Degrees the picture is turned clockwise for display: 0, 90, 180 or 270.
+    /// Display rotation, 0, 90, 180 or 270: libavutil's `av_display_rotation_get` angle (ffprobe's
+    /// `rotation`, what ffmpeg 5.1's `rotate` tag writes), by which a player turns the picture
+    /// counterclockwise: ffmpeg's autorotate undoes 90 with `transpose=cclock` (`RotateNode`).
     public var rotation: Int
     public var tags: StreamTags
 

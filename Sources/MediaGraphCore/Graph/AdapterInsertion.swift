@@ -139,8 +139,9 @@ extension GraphInstantiation {
     static func brief(_ f: MediaFormat, _ other: MediaFormat? = nil) -> String {
         switch f {
         case .video(let v):
-            if let o = other?.video, o.width != v.width || o.height != v.height { return "\(v.pixelFormat.rawValue) \(v.width)x\(v.height)" }
-            return v.pixelFormat.rawValue
+            let turned = other?.video.map { $0.rotation != v.rotation } == true ? (v.rotation == 0 ? " upright" : " rotated \(v.rotation)°") : ""
+            if let o = other?.video, o.width != v.width || o.height != v.height { return "\(v.pixelFormat.rawValue) \(v.width)x\(v.height)" + turned }
+            return v.pixelFormat.rawValue + turned
         case .audio(let a): return "\(a.sampleFormat) \(a.sampleRate)Hz \(a.channels)ch"
         case .encodedVideo(let e): return "\(e.codec) \(e.width)x\(e.height)"
         case .encodedAudio(let e): return "\(e.codec) \(e.sampleRate)Hz \(e.channels)ch"

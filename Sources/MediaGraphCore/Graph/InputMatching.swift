@@ -28,12 +28,15 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
     public var sampleFormat: SampleFormat?
     public var sampleRate: Int?
     public var channels: Int?
+    /// The display rotation video must have (0: upright; a `rotate` adapter turns the pixels).
+    public var rotation: Int?
 
     public init(width: Int? = nil, height: Int? = nil, pixelFormat: PixelFormat? = nil,
-                sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, channels: Int? = nil) {
+                sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, channels: Int? = nil, rotation: Int? = nil) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
+        self.rotation = rotation
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.channels = channels
@@ -76,6 +79,7 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
         switch format {
         case .video(let v):
             return (width ?? v.width) == v.width && (height ?? v.height) == v.height && (pixelFormat ?? v.pixelFormat) == v.pixelFormat
+                && (rotation ?? v.rotation) == v.rotation
         case .audio(let a):
             return (sampleFormat ?? a.sampleFormat) == a.sampleFormat && (sampleRate ?? a.sampleRate) == a.sampleRate
                 && (channels ?? a.channels) == a.channels
@@ -85,11 +89,13 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this is a shape of video (true) or audio (false).
-    public var isVideoShape: Bool { width != nil || height != nil || pixelFormat != nil }
+    public var isVideoShape: Bool { width != nil || height != nil || pixelFormat != nil || rotation != nil }
 
     public var description: String {
         if isVideoShape {
-            return "\(pixelFormat?.rawValue ?? "any") \(width.map(String.init) ?? "?")x\(height.map(String.init) ?? "?")"
+            let turned = rotation.map { $0 == 0 ? " upright" : " rotated \($0)°" } ?? ""
+            if width == nil && height == nil && pixelFormat == nil { return String(turned.dropFirst()) }
+            return "\(pixelFormat?.rawValue ?? "any") \(width.map(String.init) ?? "?")x\(height.map(String.init) ?? "?")" + turned
         }
         return "\(sampleFormat?.rawValue ?? "any") \(sampleRate.map(String.init) ?? "?")Hz \(channels.map(String.init) ?? "?")ch"
     }

@@ -17,6 +17,13 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
                       PortSpec("audio", .audio(SampleFormat.allCases), doc: "the clips' audio, one after another (silence where a clip's audio is shorter than its video)")],
             params: ParamSpec.list([overlapParam, transitionFileParam, transitionUniformsParam, KernelFilter.threadsParam]))
         info.matchedInputs = [.videoGeometry, .audioLayout]
+        // each clip is shown upright before the sizes are matched, as ffmpeg autorotates every
+        // input: a clip with a display rotation gets an inserted `rotate` (its frames turned, the
+        // rotation cleared), so the output carries none and a later upright clip is not shown turned
+        info.inputShape = { _, format in
+            guard let v = format.video, v.rotation != 0 else { return nil }
+            return FormatShape(rotation: 0)
+        }
         return info
     }()
 
@@ -77,6 +84,11 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
             guard let v = inputs[k].format.video else { throw NodeFailure("input '\(inputs[k].port)': expected raw video, found \(inputs[k].format)") }
             if let first = videoFormat, (first.width, first.height, first.pixelFormat) != (v.width, v.height, v.pixelFormat) {
                 throw NodeFailure("input '\(inputs[k].port)' is \(v.pixelFormat) \(v.width)x\(v.height) but input '\(inputs[clips.video[0]].port)' is \(first.pixelFormat) \(first.width)x\(first.height)")
+            }
+            // one rotation for the whole output would show some clips turned (the graph makes
+            // every clip upright first; this guards the node used without that)
+            if let first = videoFormat, first.rotation != v.rotation {
+                throw NodeFailure("input '\(inputs[k].port)' is rotated \(v.rotation)° but input '\(inputs[clips.video[0]].port)' is rotated \(first.rotation)°: the output has one display rotation; turn the clips upright first (a 'rotate' node)")
             }
             if videoFormat == nil { videoFormat = v }
             timeBases.append(v.timeBase)

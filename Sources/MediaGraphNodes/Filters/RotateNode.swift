@@ -1,0 +1,67 @@
+import MediaGraphCore
+import MediaGraphKernels
+
+/// `rotate`: turns frames clockwise by quarter turns (`QuarterTurnKernel`), by default as the
+/// stream's own display rotation says, so the frames come out upright and marked rotation 0 —
+/// what ffmpeg's autorotate does before its filters. A format's `rotation` is libavutil's
+/// `av_display_rotation_get` angle (what `-metadata:s:v rotate=90` writes and ffprobe's
+/// `rotation` shows), which turns the picture counterclockwise for display: ffmpeg's
+/// autorotate undoes 90 with `transpose=cclock`, so `auto` turns clockwise by 360 − rotation. The graph inserts it (as `auto_rotate_…`) where
+/// a node needs upright video: `concat` joins clips that each carry their own rotation.
+public final class RotateNode: RegisteredNode, VideoNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "rotate",
+        doc: "Turns frames clockwise by 90, 180 or 270 degrees (pixels moved, exact); 'auto' turns them as the stream's display rotation says, so they are upright and carry none (ffmpeg's autorotate: rotation 90 is a quarter turn counterclockwise). The display rotation left is the input's plus the turn.",
+        category: .filter,
+        inputs: [PortSpec("in", .anyVideo, doc: "raw video (90 and 270: 4:2:0, 4:4:4, gray or RGB; 4:2:2 would become 4:4:0)")],
+        outputs: [PortSpec("out", .anyVideo, doc: "the turned frames (a quarter turn swaps width and height)")],
+        params: ParamSpec.list(degreesParam, KernelFilter.threadsParam))
+    static let degreesParam = Param<String>("degrees", oneOf: ["auto", "0", "90", "180", "270"], default: "auto",
+                                            doc: "degrees clockwise; auto: what undoes the stream's display rotation, 360 - rotation (none: frames pass unchanged)")
+
+    /// Where a node needs upright video (`FormatShape.rotation` 0), turn by the display rotation.
+    public static let adapter = FormatAdapter(nodeType: "rotate", label: "rotate", params: { _, _, _ in nil }, reshape: { format, shape in
+        guard let v = format.video, shape.rotation == 0, v.rotation != 0 else { return nil }
+        return ["degrees": .string("auto", nil)]
+    })
+
+    let id: String
+    let degreesChoice: String
+    let threads: Int
+    var kernel: QuarterTurnKernel?
+    var output: VideoFormat?
+
+    public init(setup: NodeSetup) throws {
+        id = setup.id
+        degreesChoice = setup.params[Self.degreesParam]
+        threads = setup.params[KernelFilter.threadsParam]
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        guard let input = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
+        let degrees = degreesChoice == "auto" ? 360 - input.rotation : Int(degreesChoice) ?? 0
+        guard let kernel = QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360) else { return [.video(input)] }
+        guard QuarterTurnKernel.formats(degrees: kernel.degrees).contains(input.pixelFormat) else {
+            throw NodeFailure("param 'degrees': a turn by \(kernel.degrees)° of \(input.pixelFormat) would give chroma subsampled unlike in both directions, which no pixel format holds; expected one of \(QuarterTurnKernel.formats(degrees: kernel.degrees).map(\.rawValue).joined(separator: ", ")) (put a 'convert' to yuv420p or yuv444p before it)")
+        }
+        var out = input
+        (out.width, out.height) = kernel.turnedSize(width: input.width, height: input.height)
+        // the display rotation (counterclockwise) still owed after a clockwise turn
+        out.rotation = (input.rotation + kernel.degrees) % 360
+        // a quarter turn swaps what a pixel's width and height are
+        if kernel.degrees != 180 && input.sampleAspect.num > 0 && input.sampleAspect.den > 0 {
+            out.sampleAspect = Rational(input.sampleAspect.den, input.sampleAspect.num)
+        }
+        self.kernel = kernel
+        output = out
+        return [.video(out)]
+    }
+
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        guard let kernel, let format = self.output else { return try output.send(consume frame) }
+        // a new pooled frame of the turned size: the kernel cannot work in place
+        try output.sendTransformed(consume frame, to: format) { src, dst, _ in
+            try kernel.run(source: src, destination: dst, threads: threads)
+        }
+    }
+}
