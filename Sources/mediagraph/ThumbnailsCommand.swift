@@ -9,6 +9,7 @@ struct ThumbnailsCommand: ParsableCommand {
         abstract: "Write N representative pictures of a video file, spread over its duration, skipping near-black and near-uniform frames; optionally a contact sheet.",
         discussion: """
         Each picture comes from the middle of one of N equal parts of the file: a seek to the key frame before it, then that frame (or a later one of the same GOP when it is near-black or near-uniform), so the time taken grows with N, not with the file's length. Prints one line per picture: its file and time.
+        Pictures are upright: a stream with a display rotation (90, 180, 270) gives pictures with the display's width and height, and --width is the displayed width.
         Exit 1 when the file cannot be read as video or a picture cannot be written, 2 for bad arguments (found before the file is read).
         """)
 

@@ -9,6 +9,8 @@ import MediaGraphCore
 /// frame. A picture asked for while the previous one is still being written is skipped and
 /// counted (a run warning), so the branch never holds back the graph; one that cannot be written
 /// (a full disk) is counted too, and the recording goes on.
+/// Pictures of a stream with a display rotation are upright, with the display's width and height
+/// (`UprightFrames`).
 public final class SnapshotSink: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "snapshot",
@@ -75,20 +77,24 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         format = inputs[0].format.video
-        if let format, let problem = StillImageEncoder.sizeProblem(settings, source: format) { throw NodeFailure(problem) }
+        // the picture is the upright frame: a rotated stream's display size is what is checked
+        if let format, let problem = StillImageEncoder.sizeProblem(settings, source: UprightFrames.uprightFormat(format)) {
+            throw NodeFailure(problem)
+        }
         return []
     }
 
     public func start() throws {
         guard let format else { return }
-        let encoder = try StillImageEncoder(settings: settings, source: format)
+        let upright = try UprightFrames(source: format, threads: 1)
+        let encoder = try StillImageEncoder(settings: settings, source: upright.upright)
         // the handler first: a script that waits for the FIFO to appear may signal at once
         if useSignal {
             SnapshotSignal.install()
             signalsSeen = SnapshotSignal.count
         }
         if let controlPath { control = try SnapshotControlFIFO(path: controlPath) }
-        let w = SnapshotWriter(encoder: encoder)
+        let w = SnapshotWriter(encoder: encoder, upright: upright)
         w.start(name: "snapshot \(id)")
         writer = w
     }

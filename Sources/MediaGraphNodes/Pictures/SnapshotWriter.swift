@@ -14,7 +14,8 @@ import Synchronization
 /// recording (the node reports the count as a run warning).
 ///
 /// `@unchecked Sendable`: the encoder is used only by the writer thread once `start` has run;
-/// the job slot and the failures are behind mutexes; `busy` is atomic.
+/// the job slot and the failures are behind mutexes; `busy` is atomic. The same holds for
+/// `upright`, whose memory the writer thread alone uses.
 final class SnapshotWriter: @unchecked Sendable {
     struct Job: Sendable {
         var buffer: SampleBuffer
@@ -30,6 +31,8 @@ final class SnapshotWriter: @unchecked Sendable {
     }
 
     private let encoder: StillImageEncoder
+    /// Turns frames of a rotated stream upright before the encoder (whose source is `upright.upright`).
+    private let upright: UprightFrames
     private let slot = Lock<Job?>(nil)
     private let failed = Lock(Failures())
     private let busy = Atomic<Bool>(false)
@@ -42,8 +45,9 @@ final class SnapshotWriter: @unchecked Sendable {
     /// Pictures written (read after `stop`).
     private let written = Atomic<Int>(0)
 
-    init(encoder: StillImageEncoder) {
+    init(encoder: StillImageEncoder, upright: UprightFrames) {
         self.encoder = encoder
+        self.upright = upright
     }
 
     var picturesWritten: Int { written.load(ordering: .relaxed) }
@@ -108,9 +112,11 @@ final class SnapshotWriter: @unchecked Sendable {
 
     private func write(_ job: Job) throws {
         guard let planes = job.buffer.planes else { return }
+        // turned here, on the writer's thread: the node's thread only hands the frame over
+        let picture = try upright.upright(planes)
         let file = try OutputFile(path: job.path)
         do {
-            try encoder.encode(planes) { bytes in
+            try encoder.encode(picture) { bytes in
                 if let base = bytes.baseAddress { try file.write(base, count: bytes.count) }
             }
             try file.commit()

@@ -9,6 +9,9 @@ import MediaGraphCore
 /// `maxFramesPerPoint`; if none does, the one with the most detail is taken. A frame is never
 /// taken twice: on a short file two points can share a key frame, and the later one then
 /// decodes on to its own time (one GOP at most).
+///
+/// Pictures are upright (`UprightFrames`): a stream with a display rotation gives pictures with
+/// the display's width and height, as players show it and ffmpeg writes it.
 public enum ThumbnailMaker {
     /// Frames decoded at most at one point when its key frame is rejected.
     public static let maxFramesPerPoint = 120
@@ -27,13 +30,16 @@ public enum ThumbnailMaker {
         demuxer.select([info.index])
         let start = demuxer.container.startTime ?? 0
         let source = info.videoFormat
-        let size = thumbnailSize(source, width: options.width)
+        let upright = try UprightFrames(source: source, threads: 0)
+        // sizes, the encoder and the sheet are the display's: the frames reach them turned
+        let shown = upright.upright
+        let size = thumbnailSize(shown, width: options.width)
         let encoder = try checked.format.map {
             try StillImageEncoder(settings: StillImageSettings(format: $0, quality: options.quality, width: size.width, height: size.height),
-                                  source: source)
+                                  source: shown)
         }
         var sheet = try options.sheetPath.map {
-            try ThumbnailSheet(path: $0, count: options.count, columns: options.columns, tile: size, source: source, quality: options.quality)
+            try ThumbnailSheet(path: $0, count: options.count, columns: options.columns, tile: size, source: shown, quality: options.quality)
         }
         let encoded = EncodedVideoFormat(codec: info.codec, raw: source, timeBase: info.timeBase, extradata: info.extradata,
                                          storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample)
@@ -75,20 +81,22 @@ public enum ThumbnailMaker {
             guard let frame = chosen, let planes = frame.planes else { continue }   // past the last frame: nothing new
             lastPTS = frame.pts
             let seconds = Double(frame.pts) * frame.timeBase.doubleValue - Double(start) / 1e6
+            let picture = try upright.upright(planes)
             var path: String?
             if let pattern, let encoder {
                 let name = pattern.name(number: options.startNumber + report.thumbnails.count, seconds: seconds)
-                try write(encoder, planes, to: name)
+                try write(encoder, picture, to: name)
                 path = name
             }
-            try sheet?.add(planes, seconds: seconds)
+            try sheet?.add(picture, seconds: seconds)
             report.thumbnails.append(Thumbnail(path: path, seconds: seconds, fallback: fallback))
         }
         try sheet?.write()
         return report
     }
 
-    /// The thumbnail's size: `width` wide (even), as high as the display aspect ratio says.
+    /// The thumbnail's size: `width` wide (even), as high as the display aspect ratio says (`f`
+    /// is the upright format, so a rotated stream's display width is the one scaled).
     static func thumbnailSize(_ f: VideoFormat, width: Int?) -> (width: Int, height: Int) {
         guard let width else { return (f.width, f.height) }
         let sar = f.sampleAspect.num > 0 && f.sampleAspect.den > 0 ? f.sampleAspect.doubleValue : 1
