@@ -10,7 +10,7 @@ struct ThumbnailsCommand: ParsableCommand {
         discussion: """
         Each picture comes from the middle of one of N equal parts of the file: a seek to the key frame before it, then that frame (or a later one of the same GOP when it is near-black or near-uniform), so the time taken grows with N, not with the file's length. Prints one line per picture: its file and time.
         Pictures are upright: a stream with a display rotation (90, 180, 270) gives pictures with the display's width and height, and --width is the displayed width.
-        Exit 1 when the file cannot be read as video or a picture cannot be written, 2 for bad arguments (found before the file is read).
+        Exit 1 when the file cannot be read as video, not one picture can be made from it (no decodable frame, or a file cut short), or a picture cannot be written; 2 for bad arguments (found before the file is read).
         """)
 
     @Argument(help: "The video file.") var file: String
@@ -46,8 +46,8 @@ struct ThumbnailsCommand: ParsableCommand {
             Console.out(line + "\n")
         }
         if let sheet { Console.out("\(sheet)\tcontact sheet\n") }
-        if report.thumbnails.count < count {
-            Console.error("warning: \(report.thumbnails.count) of \(count) pictures: the file has too few frames for more")
+        if let shortfall = report.shortfall {
+            Console.error("warning: \(report.thumbnails.count) of \(count) pictures: \(shortfall)")
         }
     }
 }

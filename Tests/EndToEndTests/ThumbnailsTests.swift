@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// `mediagraph thumbnails`: pictures spread over the file, near-black frames skipped, a contact
-/// sheet of the right geometry, ffprobe reading every output.
+/// sheet of the right geometry, ffprobe reading every output; every frame of a short file taken,
+/// the last ones held in the decoder included; no picture at all an error.
 @Suite struct ThumbnailsTests {
     @Test func picturesSpreadOverTheFileSkipBlackAndMakeASheet() throws {
         let dir = CLI.tempDir()
@@ -43,5 +44,80 @@ import Testing
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10:duration=1", dir + "/v.mp4"])
         let c = try CLI.run(CLI.binary, ["thumbnails", "v.mp4", "-n", "3", "-o", "same.jpg"], cwd: dir)
         #expect(c.status == 2 && c.stderr.contains("output 'same.jpg' has no %d or %t field"), "\(c.stderr)")
+    }
+
+    /// The frames' times as ffprobe reads them (an independent decoder), in seconds.
+    static func frameTimes(_ file: String) throws -> [Double] {
+        let r = try CLI.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file])
+        // a frame with side data (x264's SEI on the first) gets an extra field: the time is the first
+        return r.out.split(separator: "\n").compactMap { $0.split(separator: ",").first.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
+    }
+
+    /// x264 with its defaults keeps the last frames (B-frames, lookahead) in the decoder until it
+    /// is told the stream ended: a 1-frame file gave no picture at all, a 5-frame file one of
+    /// three, 250 frames 247 of 300. Now every frame there is is a picture, up to -n, and the
+    /// times are ffprobe's frame times.
+    @Test(arguments: [(1, 3), (2, 1), (2, 3), (5, 3), (250, 300)])
+    func framesStillInTheDecoderAtTheEndBecomePictures(frames: Int, count: Int) throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-frames:v", "\(frames)",
+                               "-c:v", "libx264", dir + "/in.mp4"])
+        let reference = try Self.frameTimes(dir + "/in.mp4")
+        #expect(reference.count == frames, "ffprobe reads \(reference.count) frames")
+        let r = try CLI.run(CLI.binary, ["thumbnails", "in.mp4", "-n", "\(count)", "-w", "0", "-o", "t/%03d.png"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let expected = Swift.min(frames, count)
+        let times = r.out.split(separator: "\n").compactMap { $0.split(separator: "\t").dropFirst().first.flatMap { Double($0) } }
+        #expect(times.count == expected, "\(r.out)\(r.stderr)")
+        #expect(PictureCheck.files(dir + "/t").count == expected)
+        #expect(times == times.sorted() && Set(times).count == times.count, "\(times)")
+        // each time is one of the file's frames (ffprobe's times, printed to the millisecond)
+        #expect(times.allSatisfy { t in reference.contains { abs($0 - t) < 0.0015 } }, "\(times) vs \(reference)")
+        if count >= frames {
+            // every frame, the last one included
+            #expect(times.count == reference.count && zip(times, reference).allSatisfy { abs($0 - $1) < 0.0015 }, "\(times) vs \(reference)")
+        }
+        if count > frames {
+            #expect(r.stderr.contains("warning: \(frames) of \(count) pictures: the file has only \(frames) distinct frame"), "\(r.stderr)")
+        } else {
+            #expect(!r.stderr.contains("warning"), "\(r.stderr)")
+        }
+        let last = try #require(PictureCheck.files(dir + "/t").last)
+        let p = try CLI.probe(dir + "/t/" + last, "width,height,codec_name")
+        #expect(p["width"] == "160" && p["height"] == "120" && p["codec_name"] == "png", "\(p)")
+    }
+
+    /// A file cut short (its header still says 10 s) says so instead of "too few frames", and one
+    /// that yields no picture at all is an error (exit 1) that says why, not a silent success.
+    @Test func aFileCutShortSaysSoAndNoPictureIsAnError() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=10",
+                               "-c:v", "libx264", "-g", "25", dir + "/full.mkv"])
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=10",
+                               "-c:v", "libx264", "-g", "25", "-movflags", "+faststart", dir + "/full.mp4"])
+        for ext in ["mkv", "mp4"] {
+            let full = try #require(FileManager.default.contents(atPath: dir + "/full.\(ext)"))
+            #expect(FileManager.default.createFile(atPath: dir + "/half.\(ext)", contents: full.prefix(full.count / 2)))
+            // where the data really stops, by ffprobe: the last frame it can read
+            let lastFrame = try #require(try Self.frameTimes(dir + "/half.\(ext)").last)
+            #expect(lastFrame > 2 && lastFrame < 8, "\(lastFrame)")
+            let r = try CLI.run(CLI.binary, ["thumbnails", "half.\(ext)", "-n", "10", "-o", "\(ext)-%02d.jpg"], cwd: dir)
+            #expect(r.status == 0, "\(r.stderr)")
+            let made = PictureCheck.files(dir, prefix: "\(ext)-").count
+            #expect(made > 2 && made < 10, "\(made) pictures")
+            let m = try #require(r.stderr.firstMatch(of: /warning: (\d+) of 10 pictures: the file ends early: it was cut short at about ([0-9.]+) s of the 10 s it declares/),
+                                 "\(r.stderr)")
+            #expect(Int(m.output.1) == made)
+            #expect(Double(m.output.2).map { abs($0 - lastFrame) <= 0.5 } == true, "said \(m.output.2) s, ffprobe's last frame is at \(lastFrame) s")
+            #expect(!r.stderr.contains("too few frames"))
+        }
+        // cut inside the first frame: nothing decodes, exit 1 and why
+        let full = try #require(FileManager.default.contents(atPath: dir + "/full.mkv"))
+        #expect(FileManager.default.createFile(atPath: dir + "/stub.mkv", contents: full.prefix(1500)))
+        let r = try CLI.run(CLI.binary, ["thumbnails", "stub.mkv", "-n", "3", "-o", "stub-%02d.jpg", "--sheet", "stub-sheet.jpg"], cwd: dir)
+        #expect(r.status == 1, "\(r.status) \(r.stderr)")
+        #expect(r.stderr.contains("error: thumbnails: 'stub.mkv': no picture could be made: "), "\(r.stderr)")
+        #expect(r.stderr.contains("cut short at about 0 s of the 10 s it declares") || r.stderr.contains("no decodable frame"), "\(r.stderr)")
+        #expect(PictureCheck.files(dir, prefix: "stub-").isEmpty, "no sheet or picture is left")
     }
 }

@@ -7,8 +7,8 @@ import MediaGraphCore
 /// frame is decoded and checked (`ThumbnailFrameCheck`: not near-black, not near-uniform); if it
 /// fails, the following frames of that GOP are decoded until one passes, at most
 /// `maxFramesPerPoint`; if none does, the one with the most detail is taken. A frame is never
-/// taken twice: on a short file two points can share a key frame, and the later one then
-/// decodes on to its own time (one GOP at most).
+/// taken twice (`ThumbnailPoint`): on a short file two points can share a key frame, and the
+/// later one then decodes on to its own part of the file (one GOP at most).
 ///
 /// Pictures are upright (`UprightFrames`): a stream with a display rotation gives pictures with
 /// the display's width and height, as players show it and ffmpeg writes it.
@@ -16,6 +16,9 @@ public enum ThumbnailMaker {
     /// Frames decoded at most at one point when its key frame is rejected.
     public static let maxFramesPerPoint = 120
 
+    /// Writes the pictures (and the sheet) and reports them. Throws when the file cannot be read
+    /// as video, a picture cannot be written, or not one picture could be made (the error says
+    /// why: no decodable frame, or a file cut short).
     public static func make(file: String, options: ThumbnailOptions, stop: StopFlag = StopFlag()) throws -> ThumbnailReport {
         // the options' own problems first: nothing is opened for options that cannot work
         let checked = try options.checked()
@@ -45,41 +48,32 @@ public enum ThumbnailMaker {
                                          storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample)
         var report = ThumbnailReport()
         var lastPTS = Int64.min
+        var lastMicroseconds: Int64?
+        var firstProblem: String?
         for i in 0..<options.count {
             if stop.isSet { throw NodeFailure("thumbnails: stopped") }
+            let partStart = start + Int64((Double(duration) * Double(i) / Double(options.count)).rounded())
             let target = start + Int64((Double(duration) * (Double(i) + 0.5) / Double(options.count)).rounded())
             // a key frame at or before the target also where the format has no index (MPEG-TS)
-            var readAhead = try demuxer.seek(toMicroseconds: target, keyFrameAtOrBefore: target, video: info)[...]
+            let readAhead: [DemuxedPacket]
+            do {
+                readAhead = try demuxer.seek(toMicroseconds: target, keyFrameAtOrBefore: target, video: info)
+            } catch {
+                // a seek past where a cut file's data stops can fail: the other points may still give pictures
+                firstProblem = firstProblem ?? "\(error)"
+                continue
+            }
             let decoder = try VideoDecoder(input: encoded, threads: 1)
-            var best: (frame: SampleBuffer, check: ThumbnailFrameCheck)?
-            var chosen: SampleBuffer?
-            var looked = 0
-            // the seek landed on a GOP an earlier point took from: go on to this point's time
-            var catchingUp = false
-            reading: while let packet = try readAhead.popFirst() ?? demuxer.read() {
-                // a key frame after the first frame looked at ends the GOP
-                if packet.isKeyFrame && looked > 0 && best != nil { break }
-                try packet.bytes.withUnsafeBytes { try decoder.send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame) }
-                while let frame = try decoder.receive() {
-                    report.framesDecoded += 1
-                    if frame.pts <= lastPTS { catchingUp = true; continue }
-                    if catchingUp && Int64((Double(frame.pts) * frame.timeBase.doubleValue * 1e6).rounded()) < target { continue }
-                    looked += 1
-                    guard let planes = frame.planes else { continue }
-                    let check = ThumbnailFrameCheck(planes, range: source.range)
-                    if check.acceptable { chosen = frame; break reading }
-                    report.framesRejected += 1
-                    if best.map({ check.deviation > $0.check.deviation }) ?? true { best = (frame, check) }
-                    if looked >= maxFramesPerPoint { break reading }
-                }
-            }
-            var fallback: String?
-            if chosen == nil, let best {
-                chosen = best.frame
-                fallback = "every frame looked at near \(ImageNamePattern.clock(Double(target - start) / 1e6)) was \(best.check.reason ?? "rejected")"
-            }
-            guard let frame = chosen, let planes = frame.planes else { continue }   // past the last frame: nothing new
+            var point = ThumbnailPoint(partStart: partStart, after: lastPTS, range: source.range)
+            let decoding = try decode(&point, readAhead: readAhead, demuxer: demuxer, decoder: decoder)
+            report.framesDecoded += decoding.framesDecoded
+            firstProblem = firstProblem ?? decoding.firstProblem
+            report.framesRejected += point.rejected
+            // past the last frame: nothing new
+            guard let taken = point.result(near: Double(target - start) / 1e6), let planes = taken.frame.planes else { continue }
+            let frame = taken.frame
             lastPTS = frame.pts
+            lastMicroseconds = Int64((Double(frame.pts) * frame.timeBase.doubleValue * 1e6).rounded())
             let seconds = Double(frame.pts) * frame.timeBase.doubleValue - Double(start) / 1e6
             let picture = try upright.upright(planes)
             var path: String?
@@ -89,7 +83,16 @@ public enum ThumbnailMaker {
                 path = name
             }
             try sheet?.add(picture, seconds: seconds)
-            report.thumbnails.append(Thumbnail(path: path, seconds: seconds, fallback: fallback))
+            report.thumbnails.append(Thumbnail(path: path, seconds: seconds, fallback: taken.fallback))
+        }
+        if report.thumbnails.count < options.count {
+            let shortfall = ThumbnailShortfall.measure(demuxer, video: info, from: lastMicroseconds ?? start, fileStart: start,
+                                                       declaredMicroseconds: duration, found: report.thumbnails.count)
+            if report.thumbnails.isEmpty {
+                let problem = firstProblem.map { " (the first failure: \($0))" } ?? ""
+                throw NodeFailure("thumbnails: '\(file)': no picture could be made: \(shortfall)\(problem)")
+            }
+            report.shortfall = shortfall
         }
         try sheet?.write()
         return report

@@ -48,4 +48,6 @@ public struct ThumbnailReport: Sendable {
     public var framesDecoded = 0
     /// Frames looked at and rejected as near-black or near-uniform.
     public var framesRejected = 0
+    /// Why there are fewer pictures than asked for; nil when there are all of them.
+    public var shortfall: ThumbnailShortfall?
 }
