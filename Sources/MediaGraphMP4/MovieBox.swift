@@ -236,7 +236,7 @@ enum MovieBox {
         return w > 0 && w <= Int64(UInt32.max) ? UInt32(w) : coded
     }
 
-    /// The display matrix for a clockwise rotation, as ffmpeg writes it for its `rotate` tag
+    /// The display matrix for a rotation in `VideoFormat.rotation`'s convention, as ffmpeg writes it for its `rotate` tag
     /// (rotation only; players place the rotated picture themselves).
     static func matrix(_ w: inout ByteWriter, rotation: Int, width: Int, height: Int) {
         let (a, b, c, d): (Int32, Int32, Int32, Int32)

@@ -14,7 +14,7 @@ public struct DecodedPictureInfo: Sendable, Equatable {
     public var color: VideoColor
     /// (0:1 when unknown).
     public var sampleAspect: Rational
-    /// Clockwise degrees from a display-matrix side data, 0 when there is none.
+    /// Display rotation from a display-matrix side data, in `VideoFormat.rotation`'s convention; 0 when there is none.
     public var rotation: Int
     public var keyFrame: Bool
 
@@ -38,12 +38,8 @@ public struct DecodedPictureInfo: Sendable, Equatable {
         sampleAspect = sar.den > 0 ? Rational(Int64(sar.num), Int64(sar.den)) : Rational(0, 1)
         rotation = 0
         if let side = av_frame_get_side_data(f, AV_FRAME_DATA_DISPLAYMATRIX), side.pointee.size >= 36, let data = side.pointee.data {
-            let degrees = av_display_rotation_get(UnsafeRawPointer(data).assumingMemoryBound(to: Int32.self))
-            if degrees.isFinite {
-                // libavutil turns counter-clockwise; ours (and ffmpeg's rotate tag) clockwise
-                let quarter = Int((-degrees / 90).rounded())
-                rotation = ((quarter % 4 + 4) % 4) * 90
-            }
+            // the stream's convention (`VideoFormat.rotation`): one reading for both
+            rotation = LibavStreamMapping.rotation(UnsafeRawPointer(data).assumingMemoryBound(to: Int32.self)).degrees
         }
         keyFrame = frame.key_frame != 0
     }
