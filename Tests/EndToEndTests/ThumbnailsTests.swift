@@ -46,6 +46,16 @@ import Testing
         #expect(c.status == 2 && c.stderr.contains("output 'same.jpg' has no %d or %t field"), "\(c.stderr)")
     }
 
+    /// Where every frame is rejected, the least bad is taken and the line says why, with the
+    /// point's time as people read it (not the file-name form 00-00-01.000).
+    @Test func anAllBlackFileSaysWhyItsPictureIsAFallback() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "color=c=black:size=64x48:rate=20:duration=2", "-c:v", "libx264", dir + "/black.mp4"])
+        let r = try CLI.run(CLI.binary, ["thumbnails", "black.mp4", "-n", "1", "-o", "b-%d.jpg"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.out.hasPrefix("b-1.jpg\t") && r.out.contains("\t(every frame looked at near 00:00:01.000 was near-black)"), "\(r.out)")
+    }
+
     /// The frames' times as ffprobe reads them (an independent decoder), in seconds.
     static func frameTimes(_ file: String) throws -> [Double] {
         let r = try CLI.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time", "-of", "csv=p=0", file])

@@ -75,11 +75,14 @@ struct ImageNamePattern: Sendable {
     }
 
     /// `HH-MM-SS.mmm` (hours grow past 99 if they must).
-    static func clock(_ seconds: Double) -> String {
+    static func clock(_ seconds: Double, separator: String = "-") -> String {
         let ms = Int64((Swift.max(0, seconds.isFinite ? seconds : 0) * 1000).rounded())
         func two(_ v: Int64) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let frac = ms % 1000
         let fracText = frac < 10 ? "00\(frac)" : frac < 100 ? "0\(frac)" : "\(frac)"
-        return "\(two(ms / 3_600_000))-\(two(ms / 60_000 % 60))-\(two(ms / 1000 % 60)).\(fracText)"
+        return [two(ms / 3_600_000), two(ms / 60_000 % 60), two(ms / 1000 % 60)].joined(separator: separator) + ".\(fracText)"
     }
+
+    /// The time as people read it in messages: HH:MM:SS.mmm.
+    static func displayClock(_ seconds: Double) -> String { clock(seconds, separator: ":") }
 }

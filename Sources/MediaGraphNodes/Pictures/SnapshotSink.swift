@@ -151,11 +151,11 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
     public var runWarnings: [String] {
         var out: [String] = []
         if skipped > 0 {
-            let at = firstSkip.map { ", the first at \(ImageNamePattern.clock($0).replacingOccurrences(of: "-", with: ":"))" } ?? ""
+            let at = firstSkip.map { ", the first at \(ImageNamePattern.displayClock($0))" } ?? ""
             out.append("snapshot '\(id)': skipped \(skipped) of \(requested) pictures because the previous one was still being written\(at) (fewer requests, a faster format, a lower 'effort' or a smaller size help)")
         }
         if let failures = writer?.failures, let first = failures.first {
-            let at = ImageNamePattern.clock(first.seconds).replacingOccurrences(of: "-", with: ":")
+            let at = ImageNamePattern.displayClock(first.seconds)
             out.append("snapshot '\(id)': \(failures.count) of \(requested) pictures could not be written, the first at \(at): \(first.error); the recording went on")
         }
         let late = schedule.untakenTimes

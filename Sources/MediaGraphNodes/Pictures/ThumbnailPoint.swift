@@ -51,6 +51,6 @@ struct ThumbnailPoint {
     func result(near seconds: Double) -> (frame: SampleBuffer, fallback: String?)? {
         if let chosen { return (chosen, nil) }
         guard let best else { return nil }
-        return (best.frame, "every frame looked at near \(ImageNamePattern.clock(seconds)) was \(best.check.reason ?? "rejected")")
+        return (best.frame, "every frame looked at near \(ImageNamePattern.displayClock(seconds)) was \(best.check.reason ?? "rejected")")
     }
 }
