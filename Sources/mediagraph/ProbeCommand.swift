@@ -45,7 +45,8 @@ enum ProbeText {
 
     static func describe(_ s: MediaProbe.Stream) -> String {
         var parts: [String] = []
-        var codec = "\(s.kind) \(s.codec)"
+        // a stream libavcodec has no codec for (a QuickTime timecode) is named by its tag
+        var codec = s.codec == "none" && s.codecTag != nil ? "\(s.kind) '\(s.codecTag!)' (no codec)" : "\(s.kind) \(s.codec)"
         if let pr = s.profile { codec += " (\(pr))" }
         switch s.kind {
         case "video":

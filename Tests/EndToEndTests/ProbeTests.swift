@@ -33,6 +33,20 @@ import Testing
         return nil
     }
 
+    /// A QuickTime timecode track has no codec in libavcodec: it is named by its tag, as
+    /// ffprobe's codec_tag_string names it, not as "data none".
+    @Test func aStreamWithoutACodecIsNamedByItsTag() throws {
+        let dir = CLI.tempDir()
+        let file = dir + "/tc.mov"
+        try FileSourceTests.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25", "-t", "1", "-timecode", "01:00:00:00", file])
+        let ff = try Self.ffprobeStreams(file)
+        let ours = (try Self.probeJSON(file)["streams"] as? [[String: Any]]) ?? []
+        #expect(ours.count == ff.count && ff.count == 2, "\(ours) \(ff)")
+        for (o, f) in zip(ours, ff) { #expect(Self.string(o["codec_tag"]) == f["codec_tag_string"], "\(o) \(f)") }
+        let text = try CLI.mediagraph("probe", file)
+        #expect(text.out.contains("stream 1: data 'tmcd' (no codec)"), "\(text.out)")
+    }
+
     @Test func videoAndAudioFieldsMatchFFprobe() throws {
         let dir = CLI.tempDir()
         let file = dir + "/in.mp4"

@@ -22,6 +22,8 @@ enum LibavStreamMapping {
         var s = StreamInfo(index: Int(st.pointee.index), kind: kind, codec: Codec(name, kind: codecKind),
                            timeBase: tb.num > 0 && tb.den > 0 ? Rational(Int64(tb.num), Int64(tb.den)) : Rational(1, 90000))
         if let desc = avcodec_descriptor_get(par.codec_id), let long = desc.pointee.long_name { s.codecLongName = String(cString: long) }
+        let tag = (0..<4).map { UInt8(truncatingIfNeeded: par.codec_tag >> (8 * $0)) }
+        if tag.allSatisfy({ (0x20...0x7E).contains($0) }) { s.codecTag = String(decoding: tag, as: UTF8.self) }
         if let p = avcodec_profile_name(par.codec_id, par.profile) { s.profileName = String(cString: p) }
         s.profile = Int(par.profile)
         s.level = Int(par.level)

@@ -45,6 +45,9 @@ public struct StreamInfo: Sendable {
     public var codec: Codec
     /// libavcodec's long name of the codec, when it knows the codec.
     public var codecLongName: String?
+    /// The container's four-character code for the stream ("avc1", "tmcd"), when it has a
+    /// printable one: what names a stream libavcodec has no codec for (a QuickTime timecode).
+    public var codecTag: String?
     /// Codec profile name ("High", "Main 10", "LC"), when known.
     public var profileName: String?
     /// Raw `profile` and `level` numbers (-99 when unknown, as FF_PROFILE_UNKNOWN).

@@ -12,6 +12,8 @@ public struct MediaProbe {
         public var kind: String
         public var codec: String
         public var codecLongName: String?
+        /// The container's four-character code, when printable.
+        public var codecTag: String?
         public var profile: String?
         public var timeBase: Rational
         public var startTime: Double?
@@ -76,7 +78,7 @@ public struct MediaProbe {
         streams = demuxer.streams.map { s in
             let video = s.kind == .video
             return Stream(index: s.index, port: ports.portName(ofStream: s.index), note: ports.unoffered[s.index],
-                          kind: s.kind.rawValue, codec: s.codec.rawValue, codecLongName: s.codecLongName, profile: s.profileName,
+                          kind: s.kind.rawValue, codec: s.codec.rawValue, codecLongName: s.codecLongName, codecTag: s.codecTag, profile: s.profileName,
                           timeBase: s.timeBase, startTime: s.startSeconds, duration: s.durationSeconds, frames: s.frameCount,
                           bitRate: s.bitRate, language: s.language, title: s.title, creationTime: s.creationTime, isDefault: s.isDefault,
                           width: s.width, height: s.height, nativePixelFormat: video ? s.nativePixelFormat : nil,
@@ -110,6 +112,7 @@ public struct MediaProbe {
         m.append(("kind", .str(s.kind)))
         m.append(("codec", .str(s.codec)))
         add("codec_long_name", s.codecLongName)
+        add("codec_tag", s.codecTag)
         add("profile", s.profile)
         add("time_base", s.timeBase)
         add("start_time", s.startTime)
