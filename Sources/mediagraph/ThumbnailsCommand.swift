@@ -17,7 +17,7 @@ struct ThumbnailsCommand: ParsableCommand {
     @Option(name: [.customShort("n"), .long], help: "Number of pictures (1–1000).") var count = 10
     @Option(name: .shortAndLong, help: ArgumentHelp("Picture file pattern: %d or %02d the number, %t the time (HH-MM-SS.mmm); .jpg, .png or .webp.", valueName: "pattern"))
     var output = "thumb-%02d.jpg"
-    @Option(name: .shortAndLong, help: "Width of each picture; the height follows the display aspect ratio (0: the video's size).") var width = 320
+    @Option(name: .shortAndLong, help: "Width of each picture; the height follows the display aspect ratio; both rounded down to even (0: the video's size).") var width = 320
     @Option(name: .shortAndLong, help: "Quality 1–100 (JPEG, WebP).") var quality = 90
     @Option(help: ArgumentHelp("Also write a contact sheet: every picture in a grid with its time under it.", valueName: "file")) var sheet: String?
     @Option(help: "Pictures per row of the contact sheet.") var columns = 5
