@@ -60,4 +60,32 @@ extension ConcatTests {
         }
         try? FileManager.default.removeItem(atPath: dir)
     }
+
+    /// A rotated 4:2:2 clip: turned a quarter, 4:2:2 would be 4:4:0, which no pixel format
+    /// holds, so `rotate` widens it to 4:4:4 first (the graph was refused before); the frames are
+    /// ffmpeg's autorotated ones (y4m, no encode: identical here, PSNR inf).
+    @Test func aRotatedFourTwoTwoClipIsTurnedToo() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=120x160:rate=25", "-t", "0.4",
+                               "-c:v", "libx264", "-pix_fmt", "yuv422p", dir + "/c0.mp4"])
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "0.4",
+                               "-c:v", "libx264", "-pix_fmt", "yuv422p", dir + "/plain.mp4"])
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/plain.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", dir + "/c1.mp4"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "a": { "type": "filesrc", "params": { "path": "c0.mp4" } }, "b": { "type": "filesrc", "params": { "path": "c1.mp4" } },
+                     "cat": { "type": "concat" }, "out": { "type": "y4msink", "params": { "path": "ours.y4m" } } },
+          "chains": [["a.video", "cat.video"], ["b.video", "cat.video1"], ["cat.video", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("inserted 'auto_rotate_cat_video1' (rotate): yuv422p 160x120 rotated 90° → yuv444p 120x160 upright before 'cat.video1'"), "\(r.stderr)")
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/c0.mp4", "-i", dir + "/c1.mp4", "-filter_complex",
+                               "[1:v]format=yuv422p[b];[0:v][b]concat=n=2:v=1:a=0,format=yuv422p", "-f", "yuv4mpegpipe", dir + "/theirs.y4m"])
+        let theirs = try CLI.probe(dir + "/theirs.y4m", "width,height,pix_fmt")
+        let ours = try CLI.probe(dir + "/ours.y4m", "width,height,pix_fmt")
+        #expect(ours == theirs && theirs["width"] == "120", "ours \(ours), ffmpeg's \(theirs)")
+        let psnr = try CLI.run("ffmpeg", ["-i", dir + "/ours.y4m", "-i", dir + "/theirs.y4m", "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"])
+        let minimum = psnr.stderr.range(of: "min:").flatMap { Double(psnr.stderr[$0.upperBound...].prefix { "0123456789.inf".contains($0) }) } ?? 0
+        #expect(minimum > 45, "PSNR against ffmpeg's autorotated frames: \(minimum) dB at the least")
+    }
 }

@@ -1,3 +1,4 @@
+import MediaGraphCodecs
 import MediaGraphCore
 import MediaGraphKernels
 
@@ -13,7 +14,7 @@ public final class RotateNode: RegisteredNode, VideoNode {
         name: "rotate",
         doc: "Turns frames clockwise by 90, 180 or 270 degrees (pixels moved, exact); 'auto' turns them as the stream's display rotation says, so they are upright and carry none (ffmpeg's autorotate: rotation 90 is a quarter turn counterclockwise). The display rotation left is the input's plus the turn.",
         category: .filter,
-        inputs: [PortSpec("in", .anyVideo, doc: "raw video (90 and 270: 4:2:0, 4:4:4, gray or RGB; 4:2:2 would become 4:4:0)")],
+        inputs: [PortSpec("in", .anyVideo, doc: "raw video (a quarter turn of 4:2:2 gives 4:4:4: turned, it would be 4:4:0, which no pixel format holds)")],
         outputs: [PortSpec("out", .anyVideo, doc: "the turned frames (a quarter turn swaps width and height)")],
         params: ParamSpec.list(degreesParam, KernelFilter.threadsParam))
     static let degreesParam = Param<String>("degrees", oneOf: ["auto", "0", "90", "180", "270"], default: "auto",
@@ -30,6 +31,8 @@ public final class RotateNode: RegisteredNode, VideoNode {
     let threads: Int
     var kernel: QuarterTurnKernel?
     var output: VideoFormat?
+    /// 4:2:2 frames go to 4:4:4 before a quarter turn, in memory taken once.
+    var widen: (converter: PixelConverter, memory: FrameMemory, format: VideoFormat)?
 
     public init(setup: NodeSetup) throws {
         id = setup.id
@@ -41,10 +44,17 @@ public final class RotateNode: RegisteredNode, VideoNode {
         guard let input = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
         let degrees = degreesChoice == "auto" ? 360 - input.rotation : Int(degreesChoice) ?? 0
         guard let kernel = QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360) else { return [.video(input)] }
-        guard QuarterTurnKernel.formats(degrees: kernel.degrees).contains(input.pixelFormat) else {
-            throw NodeFailure("param 'degrees': a turn by \(kernel.degrees)° of \(input.pixelFormat) would give chroma subsampled unlike in both directions, which no pixel format holds; expected one of \(QuarterTurnKernel.formats(degrees: kernel.degrees).map(\.rawValue).joined(separator: ", ")) (put a 'convert' to yuv420p or yuv444p before it)")
-        }
         var out = input
+        if !QuarterTurnKernel.formats(degrees: kernel.degrees).contains(input.pixelFormat) {
+            // turned, 4:2:2 chroma would be subsampled vertically only: widen it to 4:4:4 first
+            var wide = input
+            wide.pixelFormat = input.pixelFormat.bitDepth > 8 ? .yuv444p10 : .yuv444p
+            guard QuarterTurnKernel.formats(degrees: kernel.degrees).contains(wide.pixelFormat) else {
+                throw NodeFailure("param 'degrees': cannot turn \(input.pixelFormat) by \(kernel.degrees)°")
+            }
+            widen = (try PixelConverter(from: input, to: wide), FramePool.shared(for: wide).makeMemory(), wide)
+            out.pixelFormat = wide.pixelFormat
+        }
         (out.width, out.height) = kernel.turnedSize(width: input.width, height: input.height)
         // the display rotation (counterclockwise) still owed after a clockwise turn
         out.rotation = (input.rotation + kernel.degrees) % 360
@@ -60,8 +70,14 @@ public final class RotateNode: RegisteredNode, VideoNode {
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let kernel, let format = self.output else { return try output.send(consume frame) }
         // a new pooled frame of the turned size: the kernel cannot work in place
+        let widen = widen
         try output.sendTransformed(consume frame, to: format) { src, dst, _ in
-            try kernel.run(source: src, destination: dst, threads: threads)
+            var source = src
+            if let widen {
+                source = widen.memory.planes(widen.format)
+                try widen.converter.convert(source: src, destination: source)
+            }
+            try kernel.run(source: source, destination: dst, threads: threads)
         }
     }
 }
