@@ -32,7 +32,8 @@ public enum OverlayAnchor: String, CaseIterable, Sendable {
 /// the main video). Inputs are aligned by time by the engine (Docs/multi-input.md): by default
 /// the output follows `main` and the overlay's last picture stays up.
 public final class OverlayNode: RegisteredNode, SynchronizedVideoNode {
-    public static let typeInfo = NodeTypeInfo(
+    public static let typeInfo: NodeTypeInfo = {
+        var info = NodeTypeInfo(
         name: "overlay",
         doc: "Blends 'overlay' (rgba/bgra: a logo from imagesrc, or a video) over 'main' at x/y or an anchor with a margin, optionally scaled; straight or premultiplied alpha; identical to ffmpeg's overlay for straight alpha (Docs/filters.md).",
         category: .filter,
@@ -40,6 +41,10 @@ public final class OverlayNode: RegisteredNode, SynchronizedVideoNode {
                  PortSpec("overlay", .video(OverlayKernel.overlayFormats), doc: "the picture put on top, with its alpha (rgba or bgra)")],
         outputs: [PortSpec("out", .video(OverlayKernel.mainFormats), doc: "main's format, size and times")],
         params: ParamSpec.list([xParam, yParam, anchorParam, marginParam, widthParam, heightParam, scaleParam, alphaParam] + SyncParams.all))
+        // both pictures upright, as ffmpeg autorotates its inputs: a logo is placed on what is shown
+        info.inputShape = RotateNode.uprightInputs
+        return info
+    }()
     static let xParam = Param<Int?>("x", -65536...65536, doc: "left edge of the overlay in main's pixels (negative: cut off at the left); with y, instead of anchor")
     static let yParam = Param<Int?>("y", -65536...65536, doc: "top edge of the overlay in main's pixels (negative: cut off at the top)")
     static let anchorParam = Param<OverlayAnchor?>("anchor", choices: OverlayAnchor.allCases,

@@ -23,6 +23,8 @@ public final class StackNode: RegisteredNode, SynchronizedVideoNode {
             case .grid: return [.videoGeometry]
             }
         }
+        // each input upright before the sizes are matched (ffmpeg autorotates hstack's inputs)
+        info.inputShape = RotateNode.uprightInputs
         return info
     }()
     static let layoutParam = Param<StackLayout>("layout", default: .horizontal, doc: "horizontal (one row, equal heights), vertical (one column, equal widths), grid (rows of `columns` cells of the first input's size)")

@@ -6,13 +6,18 @@ import MediaGraphShader
 /// `progress` runs 0→1 per output frame as a uniform the kernel reads each frame: the shader is
 /// compiled once.
 public final class TransitionNode: RegisteredNode, SynchronizedVideoNode {
-    public static let typeInfo = NodeTypeInfo(
+    public static let typeInfo: NodeTypeInfo = {
+        var info = NodeTypeInfo(
         name: "transition", doc: "A gl-transitions shader between two inputs: 'from' until 'offset', 'to' after 'offset' + 'duration', the shader in between (progress 0→1). Docs/shaders.md.",
         category: .filter,
         inputs: [PortSpec("from", .video([.rgba]), doc: "rgba video shown before the transition (its frames give the output times)"),
                  PortSpec("to", .video([.rgba]), doc: "rgba video shown after it")],
         outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video of the 'from' input's size")],
         params: ParamSpec.list([fileParam, sourceParam, uniformsParam, durationParam, offsetParam, KernelFilter.threadsParam] + SyncParams.all))
+        // both clips upright, as ffmpeg autorotates its inputs
+        info.inputShape = RotateNode.uprightInputs
+        return info
+    }()
     static let fileParam = Param<String?>.path("file", role: .input, doc: "gl-transitions shader file (.glsl); default: a cross-fade")
     static let sourceParam = Param<String?>("source", doc: "the transition's source inline (instead of file)")
     static let uniformsParam = Param<JSONValue?>(

@@ -17,13 +17,9 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
                       PortSpec("audio", .audio(SampleFormat.allCases), doc: "the clips' audio, one after another (silence where a clip's audio is shorter than its video)")],
             params: ParamSpec.list([overlapParam, transitionFileParam, transitionUniformsParam, KernelFilter.threadsParam]))
         info.matchedInputs = [.videoGeometry, .audioLayout]
-        // each clip is shown upright before the sizes are matched, as ffmpeg autorotates every
-        // input: a clip with a display rotation gets an inserted `rotate` (its frames turned, the
-        // rotation cleared), so the output carries none and a later upright clip is not shown turned
-        info.inputShape = { _, format in
-            guard let v = format.video, v.rotation != 0 else { return nil }
-            return FormatShape(rotation: 0)
-        }
+        // each clip is shown upright before the sizes are matched, so a later upright clip is
+        // not shown turned by the first one's rotation
+        info.inputShape = RotateNode.uprightInputs
         return info
     }()
 

@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+
+/// Nodes that combine videos (stack, overlay; concat has its own tests) show a rotated input
+/// upright, as ffmpeg autorotates every input before its filters: the graph inserts a `rotate`
+/// (named in the notes), and the frames equal ffmpeg's (y4m, no encode; identical here).
+@Suite struct UprightInputTests {
+    /// A clip stored 160x120 and shown 120x160 (rotation 90), made by ffmpeg.
+    static func rotatedClip(in dir: String) throws {
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "0.4",
+                               "-c:v", "libx264", "-pix_fmt", "yuv420p", dir + "/plain.mp4"])
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/plain.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", dir + "/rot.mp4"])
+    }
+
+    /// ffmpeg's PSNR of two y4m files: the lowest frame's average (inf when identical).
+    static func minimumPSNR(_ a: String, _ b: String) throws -> Double {
+        let r = try CLI.run("ffmpeg", ["-i", a, "-i", b, "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"])
+        return r.stderr.range(of: "min:").flatMap { Double(r.stderr[$0.upperBound...].prefix { "0123456789.inf".contains($0) }) } ?? 0
+    }
+
+    static func check(_ dir: String, ours: String, theirs: String) throws {
+        let o = try CLI.probe(dir + "/" + ours, "width,height"), t = try CLI.probe(dir + "/" + theirs, "width,height")
+        #expect(o == t && !t.isEmpty, "ours \(o), ffmpeg's \(t)")
+        let psnr = try minimumPSNR(dir + "/" + ours, dir + "/" + theirs)
+        #expect(psnr > 45, "PSNR against ffmpeg's autorotated frames: \(psnr) dB at the least")
+    }
+
+    @Test func stackShowsARotatedInputUpright() throws {
+        let dir = CLI.tempDir()
+        try Self.rotatedClip(in: dir)
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=120x160:rate=25", "-t", "0.4",
+                               "-c:v", "libx264", "-pix_fmt", "yuv420p", dir + "/upright.mp4"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "a": { "type": "filesrc", "params": { "path": "upright.mp4" } }, "b": { "type": "filesrc", "params": { "path": "rot.mp4" } },
+                     "st": { "type": "stack" }, "out": { "type": "y4msink", "params": { "path": "ours.y4m" } } },
+          "chains": [["a.video", "st.in"], ["b.video", "st.in1"], ["st", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("inserted 'auto_rotate_st_in1' (rotate): yuv420p 160x120 rotated 90° → yuv420p 120x160 upright before 'st.in1'"), "\(r.stderr)")
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/upright.mp4", "-i", dir + "/rot.mp4", "-filter_complex", "[0:v][1:v]hstack",
+                               "-f", "yuv4mpegpipe", dir + "/theirs.y4m"])
+        try Self.check(dir, ours: "ours.y4m", theirs: "theirs.y4m")
+    }
+
+    @Test func overlayIsPlacedOnTheUprightPicture() throws {
+        let dir = CLI.tempDir()
+        try Self.rotatedClip(in: dir)
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red@0.5:size=32x24,format=rgba", "-frames:v", "1", dir + "/logo.png"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "m": { "type": "filesrc", "params": { "path": "rot.mp4" } }, "logo": { "type": "imagesrc", "params": { "path": "logo.png" } },
+                     "ov": { "type": "overlay", "params": { "x": 10, "y": 20 } }, "out": { "type": "y4msink", "params": { "path": "ours.y4m" } } },
+          "chains": [["m.video", "ov.main"], ["logo", "ov.overlay"], ["ov", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("inserted 'auto_rotate_ov_main' (rotate)"), "\(r.stderr)")
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/rot.mp4", "-i", dir + "/logo.png", "-filter_complex", "[0:v][1:v]overlay=10:20",
+                               "-f", "yuv4mpegpipe", dir + "/theirs.y4m"])
+        try Self.check(dir, ours: "ours.y4m", theirs: "theirs.y4m")
+    }
+}
