@@ -59,4 +59,31 @@ import Testing
                                "-f", "yuv4mpegpipe", dir + "/theirs.y4m"])
         try Self.check(dir, ours: "ours.y4m", theirs: "theirs.y4m")
     }
+
+    /// Pictures carry no display rotation: imageseqsink, gif and webp turn a rotated stream
+    /// upright, as ffmpeg's autorotate does when it writes pictures or a GIF.
+    @Test func pictureSinksWriteUprightFrames() throws {
+        let dir = CLI.tempDir()
+        try Self.rotatedClip(in: dir)
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "rot.mp4" } },
+                     "seq": { "type": "imageseqsink", "params": { "path": "ours-%03d.png" } },
+                     "gif": { "type": "gif", "params": { "path": "ours.gif" } }, "webp": { "type": "webp", "params": { "path": "ours.webp" } } },
+          "chains": [["in.video", "seq"], ["in.video", "gif"], ["in.video", "webp"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        for sink in ["seq", "gif", "webp"] { #expect(r.stderr.contains("inserted 'auto_rotate_\(sink)_in' (rotate)"), "\(r.stderr)") }
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/rot.mp4", dir + "/theirs-%03d.png"])
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/rot.mp4", dir + "/theirs.gif"])
+        let ours = try CLI.probe(dir + "/ours-001.png", "width,height"), theirs = try CLI.probe(dir + "/theirs-001.png", "width,height")
+        #expect(ours == theirs && theirs["width"] == "120", "ours \(ours), ffmpeg's \(theirs)")
+        let psnr = try Self.minimumPSNR(dir + "/ours-001.png", dir + "/theirs-001.png")
+        #expect(psnr > 45, "PNG against ffmpeg's autorotated frame: \(psnr) dB")
+        #expect(try CLI.probe(dir + "/ours.gif", "width,height") == CLI.probe(dir + "/theirs.gif", "width,height"))
+        let webp = [UInt8](FileManager.default.contents(atPath: dir + "/ours.webp") ?? Data())
+        // VP8X canvas: 24-bit width − 1 and height − 1 at bytes 24 and 27
+        let size = webp.count >= 30 ? (1 + Int(webp[24]) + Int(webp[25]) << 8 + Int(webp[26]) << 16, 1 + Int(webp[27]) + Int(webp[28]) << 8 + Int(webp[29]) << 16) : (0, 0)
+        #expect(size == (120, 160), "webp canvas \(size)")
+    }
 }

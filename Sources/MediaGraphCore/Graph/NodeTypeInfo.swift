@@ -41,7 +41,8 @@ public struct NodeTypeInfo: Sendable {
 
     public init(name: String, doc: String, category: NodeCategory, inputs: [PortSpec] = [],
                 outputs: [PortSpec] = [], params: [ParamSpec] = [], threading: NodeThreading? = nil,
-                origin: String = "built-in") {
+                origin: String = "built-in",
+                inputShape: (@Sendable (_ input: String, _ format: MediaFormat) -> FormatShape?)? = nil) {
         self.name = name
         self.doc = doc
         self.category = category
@@ -50,6 +51,7 @@ public struct NodeTypeInfo: Sendable {
         self.params = params
         self.threading = threading ?? ((category == .filter || category == .converter) ? .inline : .ownThread)
         self.origin = origin
+        self.inputShape = inputShape
     }
 
     /// The input port spec a reference such as `video1` names.

@@ -11,7 +11,9 @@ public final class GifSink: RegisteredNode, VideoNode {
         category: .sink,
         inputs: [PortSpec("in", .video([.rgba, .bgra]), doc: "raw video (other formats get a visible convert)")],
         params: ParamSpec.list(pathParam, paletteParam, paletteFramesParam, ditherParam, ditherStrengthParam,
-                               transparencyParam, cropParam, loopParam, rateParam, speedParam))
+                               transparencyParam, cropParam, loopParam, rateParam, speedParam),
+        // a GIF has no display rotation: the frames are turned upright, as ffmpeg's autorotate does
+        inputShape: RotateNode.uprightInputs)
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output .gif file")
     static let paletteParam = Param<GifSettings.Palette>("palette", default: .clip,
         doc: "clip: one palette from the first palette-frames frames; frame: a palette per frame")

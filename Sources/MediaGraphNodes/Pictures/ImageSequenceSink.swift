@@ -14,7 +14,9 @@ public final class ImageSequenceSink: RegisteredNode, VideoNode {
         doc: "Writes each frame as a picture file (PNG, JPEG, WebP) named by a pattern such as frame-%05d.png.",
         category: .sink,
         inputs: [PortSpec("in", .video(ImageEncodingParams.inputFormats), doc: "raw video")],
-        params: ParamSpec.list([pathParam, startNumberParam] + ImageEncodingParams.all))
+        params: ParamSpec.list([pathParam, startNumberParam] + ImageEncodingParams.all),
+        // pictures have no display rotation: the frames are turned upright, as ffmpeg's autorotate does
+        inputShape: RotateNode.uprightInputs)
     static let pathParam = Param<String>.requiredPath("path", doc: "file name pattern with a number field: %d or %05d the frame's number (%t its time as HH-MM-SS.mmm may be added, %% is a percent sign)")
     static let startNumberParam = Param<Int>("start-number", 0...1_000_000_000, default: 1, doc: "number of the first file")
 

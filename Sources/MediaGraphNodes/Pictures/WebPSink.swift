@@ -10,7 +10,9 @@ public final class WebPSink: RegisteredNode, VideoNode {
             + "The file is assembled at the end of the stream (memory grows with its compressed size).",
         category: .sink,
         inputs: [PortSpec("in", .video([.rgba, .bgra]), doc: "raw video (other formats get a visible convert)")],
-        params: ParamSpec.list(pathParam, losslessParam, qualityParam, methodParam, loopParam))
+        params: ParamSpec.list(pathParam, losslessParam, qualityParam, methodParam, loopParam),
+        // an animated WebP has no display rotation: the frames are turned upright, as ffmpeg's autorotate does
+        inputShape: RotateNode.uprightInputs)
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output .webp file")
     static let losslessParam = Param<Bool>("lossless", default: false, doc: "lossless (VP8L) instead of lossy (VP8) frames")
     static let qualityParam = Param<Double>("quality", 0...100, default: 75, doc: "lossy quality, or lossless effort")
