@@ -1,4 +1,3 @@
-import MediaGraphCodecs
 import MediaGraphCore
 import MediaGraphKernels
 
@@ -38,10 +37,7 @@ public final class RotateNode: RegisteredNode, VideoNode {
     let id: String
     let degreesChoice: String
     let threads: Int
-    var kernel: QuarterTurnKernel?
-    var output: VideoFormat?
-    /// 4:2:2 frames go to 4:4:4 before a quarter turn, in memory taken once.
-    var widen: (converter: PixelConverter, memory: FrameMemory, format: VideoFormat)?
+    var turn: QuarterTurn?
 
     public init(setup: NodeSetup) throws {
         id = setup.id
@@ -52,41 +48,15 @@ public final class RotateNode: RegisteredNode, VideoNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard let input = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
         let degrees = degreesChoice == "auto" ? 360 - input.rotation : Int(degreesChoice) ?? 0
-        guard let kernel = QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360) else { return [.video(input)] }
-        var out = input
-        if !QuarterTurnKernel.formats(degrees: kernel.degrees).contains(input.pixelFormat) {
-            // turned, 4:2:2 chroma would be subsampled vertically only: widen it to 4:4:4 first
-            var wide = input
-            wide.pixelFormat = input.pixelFormat.bitDepth > 8 ? .yuv444p10 : .yuv444p
-            guard QuarterTurnKernel.formats(degrees: kernel.degrees).contains(wide.pixelFormat) else {
-                throw NodeFailure("param 'degrees': cannot turn \(input.pixelFormat) by \(kernel.degrees)°")
-            }
-            widen = (try PixelConverter(from: input, to: wide), FramePool.shared(for: wide).makeMemory(), wide)
-            out.pixelFormat = wide.pixelFormat
-        }
-        (out.width, out.height) = kernel.turnedSize(width: input.width, height: input.height)
-        // the display rotation (counterclockwise) still owed after a clockwise turn
-        out.rotation = (input.rotation + kernel.degrees) % 360
-        // a quarter turn swaps what a pixel's width and height are
-        if kernel.degrees != 180 && input.sampleAspect.num > 0 && input.sampleAspect.den > 0 {
-            out.sampleAspect = Rational(input.sampleAspect.den, input.sampleAspect.num)
-        }
-        self.kernel = kernel
-        output = out
-        return [.video(out)]
+        turn = try QuarterTurn(source: input, degrees: degrees, threads: threads)
+        return [.video(turn?.output ?? input)]
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
-        guard let kernel, let format = self.output else { return try output.send(consume frame) }
+        guard let turn else { return try output.send(consume frame) }
         // a new pooled frame of the turned size: the kernel cannot work in place
-        let widen = widen
-        try output.sendTransformed(consume frame, to: format) { src, dst, _ in
-            var source = src
-            if let widen {
-                source = widen.memory.planes(widen.format)
-                try widen.converter.convert(source: src, destination: source)
-            }
-            try kernel.run(source: source, destination: dst, threads: threads)
+        try output.sendTransformed(consume frame, to: turn.output) { src, dst, _ in
+            try turn.run(source: src, destination: dst)
         }
     }
 }

@@ -1,6 +1,4 @@
-import MediaGraphCodecs
 import MediaGraphCore
-import MediaGraphKernels
 
 /// Turns the frames of a stream with a display rotation (`VideoFormat.rotation`, from the
 /// container's display matrix or `rotate` tag) upright, for pictures people look at: thumbnails,
@@ -12,7 +10,7 @@ import MediaGraphKernels
 /// angle, so a rotation of R is undone by a clockwise turn of 360 − R, as the `rotate` node's
 /// `auto` does (ffmpeg's autorotate: 90 is `transpose=cclock`).
 ///
-/// The turn is `QuarterTurnKernel`'s (the `rotate` node's), on the decoded planes before any
+/// The turn is `QuarterTurn`'s (the `rotate` node's), on the decoded planes before any
 /// scaling (as ffmpeg turns before its scaler); 4:2:2 frames go to 4:4:4 first because a quarter
 /// turn of them has no pixel format of ours. Only the frames that become pictures are turned:
 /// the graph's `rotate` adapter in front of the sink would turn every frame of the branch, where
@@ -25,70 +23,33 @@ final class UprightFrames {
     let source: VideoFormat
     /// The frames handed out: display width and height, no rotation.
     let upright: VideoFormat
-    private let kernel: QuarterTurnKernel?
-    /// Threads the kernel may use: 1 on `snapshot`'s writer, so a side branch never competes
-    /// with the recording for cores; 0 (all) for `thumbnails`, which waits for each picture.
-    private let threads: Int
-    private let widen: PixelConverter?
-    private let widened: FrameMemory?
-    private let widenedFormat: VideoFormat?
+    private let turn: QuarterTurn?
     private let turned: FrameMemory?
 
+    /// `threads`: what the kernel may use: 1 on `snapshot`'s writer, so a side branch never
+    /// competes with the recording for cores; 0 (all) for `thumbnails`, which waits for each picture.
     init(source: VideoFormat, threads: Int) throws {
         self.source = source
-        self.threads = threads
-        upright = Self.uprightFormat(source)
-        guard let kernel = Self.turn(source) else {
-            kernel = nil; widen = nil; widened = nil; widenedFormat = nil; turned = nil
-            return
-        }
-        self.kernel = kernel
-        if QuarterTurnKernel.formats(degrees: kernel.degrees).contains(source.pixelFormat) {
-            widen = nil; widened = nil; widenedFormat = nil
-        } else {
-            var f = source
-            f.pixelFormat = source.pixelFormat.bitDepth > 8 ? .yuv444p10 : .yuv444p
-            widen = try PixelConverter(from: source, to: f)
-            widened = FramePool.shared(for: f).makeMemory()
-            widenedFormat = f
-        }
-        turned = FramePool.shared(for: upright).makeMemory()
+        turn = try QuarterTurn(source: source, degrees: Self.degrees(source), threads: threads)
+        upright = turn?.output ?? source
+        turned = turn.map { FramePool.shared(for: $0.output).makeMemory() }
     }
 
     /// `f` as it is shown: sides swapped and the sample aspect ratio inverted by a quarter turn
     /// (a pixel twice as wide as high stands on end), rotation 0; 4:2:2 becomes 4:4:4 when turned
     /// a quarter. Computable at validation, before any frame.
-    static func uprightFormat(_ f: VideoFormat) -> VideoFormat {
-        guard let kernel = turn(f) else { return f }
-        var u = f
-        u.rotation = 0
-        (u.width, u.height) = kernel.turnedSize(width: f.width, height: f.height)
-        if kernel.degrees != 180 && f.sampleAspect.num > 0 && f.sampleAspect.den > 0 {
-            u.sampleAspect = Rational(f.sampleAspect.den, f.sampleAspect.num)
-        }
-        if !QuarterTurnKernel.formats(degrees: kernel.degrees).contains(f.pixelFormat) {
-            u.pixelFormat = f.pixelFormat.bitDepth > 8 ? .yuv444p10 : .yuv444p
-        }
-        return u
-    }
+    static func uprightFormat(_ f: VideoFormat) -> VideoFormat { QuarterTurn.outputFormat(f, degrees: degrees(f)) }
 
-    /// The clockwise turn that shows frames of `f` as they are displayed (nil for no rotation).
-    static func turn(_ f: VideoFormat) -> QuarterTurnKernel? {
-        QuarterTurnKernel(degrees: ((360 - f.rotation) % 360 + 360) % 360)
-    }
+    /// The clockwise turn that shows frames of `f` as they are displayed: 360 − rotation, as the
+    /// `rotate` node's `auto`.
+    static func degrees(_ f: VideoFormat) -> Int { 360 - f.rotation }
 
     /// The frame upright (the same planes when the stream has no rotation).
     func upright(_ planes: FramePlanes) throws -> FramePlanes {
-        guard let kernel, let turned else { return planes }
-        var input = planes
-        if let widen, let widened, let widenedFormat {
-            let wide = widened.planes(widenedFormat)
-            try widen.convert(source: planes, destination: wide)
-            input = wide
-        }
+        guard let turn, let turned else { return planes }
         let output = turned.planes(upright)
         do {
-            try kernel.run(source: input, destination: output, threads: threads)
+            try turn.run(source: planes, destination: output)
         } catch {
             throw NodeFailure("cannot turn a \(source.width)x\(source.height) \(source.pixelFormat) frame upright (rotated \(source.rotation)°): \(error)")
         }
