@@ -13,7 +13,7 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var options: GraphOptions
     @Flag(name: .shortAndLong, help: "No progress line, notes or closing summary; warnings and errors still print.") var quiet = false
-    @Flag(help: "Print a per-node table of buffers, time spent and queue waits, and pool statistics.") var stats = false
+    @Flag(help: "Print a per-node table of buffers, each node's own busy time (not the nodes it calls or its waits), queue waits, and pool statistics.") var stats = false
     @Option(help: "Buffers each queue between threads holds.") var queueCapacity = 4
 
     func run() throws {

@@ -206,14 +206,14 @@ public final class GraphRunner: Sendable {
         do {
             let closing = r.output.closingQueues()
             while !stop.isSet && !failed && !(closing?.allSatisfy(\.isClosed) ?? false) {
-                let t0 = monotonicNanos()
+                let t0 = monotonicNanos(), callees = r.calleeNanos
                 let more: Bool
                 do {
                     more = try source.produce(output: r.output)
                 } catch {
                     throw r.attributed(error)
                 }
-                r.busyNanos.add(fromOwner: monotonicNanos() &- t0)
+                r.countBusy(since: t0, callees: callees)
                 if !more { break }
             }
             if !failed { try r.finish() }

@@ -72,6 +72,12 @@ final class Inbox: @unchecked Sendable {
 
     /// Appends an item for `input`, waiting while its ring is full. False when cancelled.
     func push(_ item: consuming InboxItem, input: Int) -> Bool {
+        var waited: UInt64 = 0
+        return push(item, input: input, waited: &waited)
+    }
+
+    /// `push`, adding to `waited` the nanoseconds it waited for room (0 when there was room).
+    func push(_ item: consuming InboxItem, input: Int, waited: inout UInt64) -> Bool {
         monitor.lock()
         if counts[input] == capacity && !cancelled && !closed {
             let t0 = monotonicNanos()
@@ -85,7 +91,9 @@ final class Inbox: @unchecked Sendable {
             waits.set(lane, .working)
             producerBlocked[input] = false
             waitingProducers -= 1
-            pushWaitNanos &+= monotonicNanos() &- t0
+            let wait = monotonicNanos() &- t0
+            pushWaitNanos &+= wait
+            waited &+= wait
         }
         if cancelled { monitor.unlock(); return false }
         if closed { monitor.unlock(); return true }

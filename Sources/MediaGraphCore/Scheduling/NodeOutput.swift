@@ -72,12 +72,14 @@ public final class NodeOutput {
     private func deliver(_ buffer: consuming SampleBuffer, to link: Link) throws {
         switch link {
         case .inline(let target, let input):
-            try target.receive(consume buffer, input: input)
+            owner.calleeNanos &+= try target.receive(consume buffer, input: input)
         case .queued(let inbox, let input):
             // moved, not copied: the producer must hold no reference once the consumer can pop
             // it, or the consumer finds it shared (and copies instead of writing in place) and
             // the last release, which recycles the frame block, may happen on this thread
-            if !inbox.push(.buffer(consume buffer), input: input) { throw RunCancelled() }
+            var waited: UInt64 = 0
+            if !inbox.push(.buffer(consume buffer), input: input, waited: &waited) { throw RunCancelled() }
+            owner.calleeNanos &+= waited
         }
     }
 

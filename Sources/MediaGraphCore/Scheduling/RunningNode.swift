@@ -32,6 +32,10 @@ final class RunningNode: @unchecked Sendable {
     /// Per input, whether `framesIn` counts it (set while wiring; empty for all but sinks).
     var countsFrames: [Bool] = []
     let busyNanos = Atomic<UInt64>(0)
+    /// Time spent, while this node's code ran, in nodes it called inline and in waits for a
+    /// full queue: taken off its own busy time, so `busyNanos` is the node's own work (what
+    /// `--stats` must show to find a bottleneck). Used by this node's thread only.
+    var calleeNanos: UInt64 = 0
     /// Live param changes waiting for this node's thread (`GraphRunner.setParam`).
     let mailbox = ParamMailbox()
     /// Those of each member, when the node is a fused one whose members take changes.
@@ -59,19 +63,29 @@ final class RunningNode: @unchecked Sendable {
         return s
     }
 
-    /// Runs `process` for one buffer, timing it and naming this node in any error.
-    @inline(__always)
-    func receive(_ buffer: consuming SampleBuffer, input: Int) throws {
+    /// Runs `process` for one buffer, timing it and naming this node in any error. Returns the
+    /// whole time it took, which a node calling it inline counts as its callee's.
+    @inline(__always) @discardableResult
+    func receive(_ buffer: consuming SampleBuffer, input: Int) throws -> UInt64 {
         buffersIn.add(fromOwner: 1)
         if input < countsFrames.count && countsFrames[input] { framesIn.add(fromOwner: 1) }
         try takeParamChanges()
-        let t0 = monotonicNanos()
+        let t0 = monotonicNanos(), callees = calleeNanos
         do {
             try instance.process(consume buffer, input: input, output: output)
         } catch {
             throw attributed(error)
         }
-        busyNanos.add(fromOwner: monotonicNanos() &- t0)
+        return countBusy(since: t0, callees: callees)
+    }
+
+    /// Adds the time since `t0`, less what callees took since `callees` was read, to this node's
+    /// busy time; returns the whole time.
+    @inline(__always) @discardableResult
+    func countBusy(since t0: UInt64, callees: UInt64) -> UInt64 {
+        let elapsed = monotonicNanos() &- t0
+        busyNanos.add(fromOwner: elapsed &- (calleeNanos &- callees))
+        return elapsed
     }
 
     /// One input ended; when all have, flush the node and pass end-of-stream on.
@@ -84,13 +98,13 @@ final class RunningNode: @unchecked Sendable {
     func finish() throws {
         guard !finished else { return }
         finished = true
-        let t0 = monotonicNanos()
+        let t0 = monotonicNanos(), callees = calleeNanos
         do {
             try instance.finish(output: output)
         } catch {
             throw attributed(error)
         }
-        busyNanos.add(fromOwner: monotonicNanos() &- t0)
+        countBusy(since: t0, callees: callees)
         try output.endOfStream()
     }
 
