@@ -23,6 +23,20 @@ public final class H264Encoder: VideoEncoder {
         try settings.validate(width: format.width, height: format.height, pixelFormat: format.pixelFormat)
     }
 
+    /// Whether libx264 takes the `x264-params` given (its own option names and values, which
+    /// only the library can check): opens an encoder for `format` and closes it again, when there
+    /// are any, so a bad entry is a validation error naming the param rather than a failed run.
+    public static func checkLibraryParams(settings: H264Settings, format: VideoFormat) throws {
+        guard let params = settings.x264Params, !params.isEmpty else { return }
+        var trial = settings
+        trial.threads = 1
+        do {
+            _ = try H264Encoder(settings: trial, format: format, timeBase: format.timeBase)
+        } catch let e as CodecError where e.kind == .openFailed {
+            throw CodecError(.invalidSetting, component: "h264", param: "x264-params", message: e.message)
+        }
+    }
+
     public init(settings: H264Settings, format: VideoFormat, timeBase: Rational) throws {
         try Self.validate(settings: settings, format: format)
         self.settings = settings

@@ -19,6 +19,20 @@ public final class HEVCEncoder: VideoEncoder {
         try settings.validate(width: format.width, height: format.height, pixelFormat: format.pixelFormat)
     }
 
+    /// Whether libx265 takes the `x265-params` given (only the library can check them): opens an
+    /// encoder for `format` and closes it again, when there are any, so a bad entry is a
+    /// validation error naming the param rather than a failed run.
+    public static func checkLibraryParams(settings: HEVCSettings, format: VideoFormat) throws {
+        guard let params = settings.x265Params, !params.isEmpty else { return }
+        var trial = settings
+        trial.threads = 1
+        do {
+            _ = try HEVCEncoder(settings: trial, format: format, timeBase: format.timeBase)
+        } catch let e as CodecError where e.kind == .openFailed {
+            throw CodecError(.invalidSetting, component: "hevc", param: "x265-params", message: e.message)
+        }
+    }
+
     public init(settings: HEVCSettings, format: VideoFormat, timeBase: Rational) throws {
         try Self.validate(settings: settings, format: format)
         self.settings = settings

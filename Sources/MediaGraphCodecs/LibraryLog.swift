@@ -58,13 +58,17 @@ enum LibraryLog {
         return messages.withLock { $0.removeValue(forKey: UInt(bitPattern: context)) ?? [] }.map(\.text)
     }
 
-    /// The errors logged for `context` since the last call (and forgets all). libx264 logs a
-    /// rejected x264-params entry ("Error parsing option …") only as a warning, so warnings that
-    /// say "Error" count too.
+    /// The errors logged for `context` since the last call (and forgets all). libavcodec logs a
+    /// rejected x264-params or x265-params entry only as a warning ("Error parsing option …",
+    /// "Unknown option: …", "Invalid value for …"), so those warnings count too.
     static func takeErrors(for context: UnsafeMutableRawPointer?) -> [String] {
         guard let context else { return [] }
-        return (messages.withLock { $0.removeValue(forKey: UInt(bitPattern: context)) } ?? []).filter { $0.level <= AV_LOG_ERROR || $0.text.hasPrefix("Error") }.map(\.text)
+        return (messages.withLock { $0.removeValue(forKey: UInt(bitPattern: context)) } ?? [])
+            .filter { $0.level <= AV_LOG_ERROR || rejectedOptionPrefixes.contains(where: $0.text.hasPrefix) }.map(\.text)
     }
+
+    /// How libavcodec's x264 and x265 wrappers begin the warning for an option the library refused.
+    static let rejectedOptionPrefixes = ["Error", "Unknown option:", "Invalid value for"]
 
     /// av_strerror's text for a libav error code.
     static func describe(_ code: Int32) -> String {

@@ -129,6 +129,29 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir + "/o"))
     }
 
+    /// x264-params and x265-params are the libraries' own options, which only they can check:
+    /// a bad entry is found when the graph is validated (exit 2, the param named), where it used to
+    /// fail the run; ffmpeg's log, the reference, names the same entry as refused.
+    @Test(arguments: [("h264", "x264-params", "bframes=many", "libx264", "Error parsing option 'bframes = many'"),
+                      ("hevc", "x265-params", "bogus=1", "libx265", "Unknown option: bogus"),
+                      ("hevc", "x265-params", "aq-mode=bad", "libx265", "Invalid value for aq-mode: bad")])
+    func libraryParamsAreCheckedAtValidation(_ codec: String, _ param: String, _ value: String, _ library: String, _ refusal: String) throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 160, "height": 120, "frames": 3 } },
+                     "enc": { "type": "\(codec)" }, "mux": { "type": "mp4", "params": { "path": "o.mp4" } } },
+          "chains": [["src", "enc", "mux.video"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("validate", g, "--set", "enc.\(param)=\(value)")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains("node 'enc' (\(codec)): \(codec): param '\(param)': \(library) refused its settings: \(refusal)"), "\(r.stderr)")
+        let ffmpeg = try CLI.run("ffmpeg", ["-v", "warning", "-f", "lavfi", "-i", "testsrc=size=160x120", "-frames:v", "1",
+                                            "-c:v", library, "-\(param)", value, "-f", "null", "-"])
+        #expect(ffmpeg.stderr.contains(refusal), "ffmpeg: \(ffmpeg.stderr)")
+        // a good entry passes
+        #expect(try CLI.mediagraph("validate", g, "--set", "enc.\(param)=keyint=30").status == 0)
+    }
+
     @Test func oddWidthIsRefusedBeforeEncoding() throws {
         let dir = CLI.tempDir()
         let g = CLI.writeGraph("""

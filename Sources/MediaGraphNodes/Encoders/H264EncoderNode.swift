@@ -33,7 +33,10 @@ public final class H264EncoderNode: VideoEncoderNode, RegisteredNode {
     }
 
     override public var codec: Codec { .h264 }
-    override public func validate(format: VideoFormat) throws { try H264Encoder.validate(settings: settings, format: format) }
+    override public func validate(format: VideoFormat) throws {
+        try H264Encoder.validate(settings: settings, format: format)
+        try H264Encoder.checkLibraryParams(settings: settings, format: format)
+    }
     override public func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
         try H264Encoder(settings: settings, format: format, timeBase: timeBase)
     }

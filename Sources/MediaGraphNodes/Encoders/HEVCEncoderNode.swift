@@ -23,7 +23,10 @@ public final class HEVCEncoderNode: VideoEncoderNode, RegisteredNode {
     }
 
     override public var codec: Codec { .hevc }
-    override public func validate(format: VideoFormat) throws { try HEVCEncoder.validate(settings: settings, format: format) }
+    override public func validate(format: VideoFormat) throws {
+        try HEVCEncoder.validate(settings: settings, format: format)
+        try HEVCEncoder.checkLibraryParams(settings: settings, format: format)
+    }
     override public func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
         try HEVCEncoder(settings: settings, format: format, timeBase: timeBase)
     }
