@@ -24,7 +24,15 @@ public enum GraphSchema {
             ("additionalProperties", .bool(false, nil)),
             ("required", .arr([.str("type")])),
             ("properties", .obj([
-                ("type", .obj([("enum", .arr(registry.typeNames.map { .str($0) })), ("description", .str("node type (`mediagraph nodes` lists them)"))])),
+                ("type", .obj([
+                    ("anyOf", .arr([
+                        .obj([("enum", .arr(registry.typeNames.map { .str($0) }))]),
+                        // frei0r effects and plugins loaded at run time ("frei0r.glow", "example.posterize"):
+                        // their params are checked when the graph is validated, not here
+                        .obj([("type", .str("string")), ("pattern", .str("^[A-Za-z0-9_-]+\\.[A-Za-z0-9_.-]+$"))]),
+                    ])),
+                    ("description", .str("node type (`mediagraph nodes` lists them); a dotted name is a frei0r effect or a plugin's type")),
+                ])),
                 ("params", .obj([("type", .str("object"))])),
             ])),
             ("allOf", .arr(nodeVariants)),
