@@ -6,7 +6,7 @@ import MediaGraphPlugins
 
 /// `--plugin PATH` (repeatable) and the registry every command builds from it.
 struct PluginOptions: ParsableArguments {
-    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin file, or every *.so in a directory (repeatable). MEDIAGRAPH_PLUGIN_PATH (colon-separated) adds more.", valueName: "path"))
+    @Option(name: .customLong("plugin"), help: ArgumentHelp("Load a plugin file, or every *.so in a directory (repeatable). MEDIAGRAPH_PLUGIN_PATH (colon-separated) adds more, except for schema, which describes only the built-ins and what is named here (nodes --markdown: built-ins only).", valueName: "path"))
     var paths: [String] = []
 
     /// Built-ins, then `--plugin`, MEDIAGRAPH_PLUGIN_PATH (when `environment`), the graph's own

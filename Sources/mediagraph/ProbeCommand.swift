@@ -69,7 +69,7 @@ enum ProbeText {
             if let f = s.fieldOrder, f != "progressive" { parts.append("interlaced (\(f))") }
         case "audio":
             codec += " \(s.sampleRate) Hz"
-            codec += " " + (s.channelLayout ?? "\(s.channels) channels")
+            codec += " " + (s.channelLayout ?? (s.channels == 1 ? "1 channel" : "\(s.channels) channels"))
             if let f = s.sampleFormat { codec += " \(f)" }
             parts.append(codec)
         default:
