@@ -38,6 +38,10 @@ import Testing
             // x264 signals the range only when it is full (limited is the VUI's default)
             let expected = tags.contains("left") ? ["4:3", "left", "unknown"] : ["1:1", "topleft", "pc"]
             #expect([p["sample_aspect_ratio"], p["chroma_location"], p["color_range"]] == expected, "\(p)")
+            // validate names the full range on the encoded edge too, as the file will carry it
+            let v = try CLI.mediagraph("validate", g)
+            let encoded = v.out.split(separator: "\n").first { $0.contains("enc -> out.in: video/h264") }.map(String.init) ?? ""
+            #expect(encoded.contains(" full") == tags.contains("pc"), "\(v.out)")
         }
     }
 

@@ -181,7 +181,10 @@ public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var height: Int { get { raw.height } set { raw.height = newValue } }
     public var frameRate: Rational { get { raw.frameRate } set { raw.frameRate = newValue } }
 
-    public var description: String { "video/\(codec) \(width)x\(height) @\(frameRate)" + VideoFormat.extras(raw) }
+    /// The range is named only when full: limited is what every codec assumes.
+    public var description: String {
+        "video/\(codec) \(width)x\(height) @\(frameRate)" + (raw.range == .full ? " full" : "") + VideoFormat.extras(raw)
+    }
 }
 
 /// Block size, bits per coded sample and bit rate of an audio stream as its container states them
