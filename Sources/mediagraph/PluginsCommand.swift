@@ -49,5 +49,9 @@ struct PluginsCommand: ParsableCommand {
             Console.out("failed (\(catalog.failures.count)):\n")
             for f in catalog.failures { Console.out("  \(f)\n") }
         }
+        // a plugin the user named (--plugin, MEDIAGRAPH_PLUGIN_PATH) that does not load is an
+        // error, as it is for `run` (a broken frei0r effect among the system's is only listed)
+        let named = Set((plugins.paths + env).flatMap { [$0] + PluginSearch.files(at: $0) })
+        if catalog.failures.contains(where: { named.contains($0.file) }) { throw ExitCode(1) }
     }
 }

@@ -72,6 +72,17 @@ import Testing
         #expect(quiet.status == 0 && quiet.stderr.hasSuffix(warning + "\n") && !quiet.stderr.contains("done:"), "\(quiet.stderr)")
     }
 
+    /// `plugins` lists what failed to load; a file the user named that fails makes it exit 1,
+    /// as `run` refuses it (before: exit 0).
+    @Test func pluginsExitsOneWhenANamedPluginFails() throws {
+        let dir = CLI.tempDir()
+        #expect(FileManager.default.createFile(atPath: dir + "/not-a-plugin.so", contents: Data("text".utf8)))
+        let bad = try CLI.mediagraph(["plugins", "--plugin", dir + "/not-a-plugin.so"])
+        #expect(bad.status == 1 && bad.out.contains("failed (") && bad.out.contains("not-a-plugin.so"), "\(bad.out)\(bad.stderr)")
+        let none = try CLI.mediagraph(["plugins"])
+        #expect(none.status == 0, "\(none.out)\(none.stderr)")
+    }
+
     /// Every thumbnails option problem is found before the file is opened: exit 2, even for a
     /// file that does not exist.
     @Test func thumbnailArgumentsExitTwoBeforeTheFileIsRead() throws {
