@@ -140,13 +140,15 @@ final class IRBuilder {
     }
 
     /// A texture coordinate moved by whole texels, `textureCoordinate + vec2(texelWidth, 0.0)` or
-    /// `+ float(i) * texelWidth` (a vertex stage's neighbours, a loop over offsets), is the
+    /// `+ float(i) * texelWidth` or `- -texelHeight` (a vertex stage's neighbours, a loop over offsets), is the
     /// coordinate of that texel: so sampling there stays an exact texel read, not a bilinear one.
     /// (The same value up to float rounding, well below what a sample of 8-bit texels shows.)
     private func texelShift(_ op: Op, _ a: Int32, _ b: Int32) -> Int32? {
         func steps(_ id: Int32, unit: Op) -> Float? {
             let n = nodes[Int(id)]
             if n.op == unit { return 1 }
+            // -texelHeight: GPUImage's 3x3 vertex shader steps up and right with vec2(texelWidth, -texelHeight).
+            if n.op == .neg { return steps(n.a, unit: unit).map { -$0 } }
             guard n.op == .mul else { return nil }
             let x = nodes[Int(n.a)], y = nodes[Int(n.b)]
             let k: Float

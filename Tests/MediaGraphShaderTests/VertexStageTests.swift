@@ -101,6 +101,69 @@ struct VertexStageTests {
         #expect(worst.diff <= 1, "\(worst)")
     }
 
+    /// GPUImage's 3x3 sampling vertex stage steps to the upper right with vec2(texelWidth,
+    /// -texelHeight): every one of its eight neighbours must be the texel there, read exactly (as
+    /// the filter's own neighbour varyings are), not a bilinear sample an ulp off. A Sobel
+    /// gradient of a flat image is then exactly zero, as on a GPU; amplified a million times,
+    /// any inexact neighbour would show.
+    @Test func diagonalNeighboursOfA3x3VertexStageAreExactTexels() throws {
+        let vertex = """
+        attribute vec4 position;
+        attribute vec4 inputTextureCoordinate;
+        uniform float texelWidth;
+        uniform float texelHeight;
+        varying vec2 textureCoordinate;
+        varying vec2 topRightTextureCoordinate;
+        varying vec2 bottomLeftTextureCoordinate;
+        varying vec2 topLeftTextureCoordinate;
+        varying vec2 bottomRightTextureCoordinate;
+        void main() {
+            gl_Position = position;
+            vec2 widthHeightStep = vec2(texelWidth, texelHeight);
+            vec2 widthNegativeHeightStep = vec2(texelWidth, -texelHeight);
+            textureCoordinate = inputTextureCoordinate.xy;
+            topRightTextureCoordinate = inputTextureCoordinate.xy + widthNegativeHeightStep;
+            bottomLeftTextureCoordinate = inputTextureCoordinate.xy - widthNegativeHeightStep;
+            topLeftTextureCoordinate = inputTextureCoordinate.xy - widthHeightStep;
+            bottomRightTextureCoordinate = inputTextureCoordinate.xy + widthHeightStep;
+        }
+        """
+        let fragment = """
+        varying vec2 textureCoordinate;
+        varying vec2 topRightTextureCoordinate;
+        varying vec2 bottomLeftTextureCoordinate;
+        varying vec2 topLeftTextureCoordinate;
+        varying vec2 bottomRightTextureCoordinate;
+        uniform sampler2D inputImageTexture;
+        void main() {
+            float tr = texture2D(inputImageTexture, topRightTextureCoordinate).r;
+            float bl = texture2D(inputImageTexture, bottomLeftTextureCoordinate).r;
+            float tl = texture2D(inputImageTexture, topLeftTextureCoordinate).r;
+            float br = texture2D(inputImageTexture, bottomRightTextureCoordinate).r;
+            gl_FragColor = vec4(abs(tr - bl) * 1.0e6, abs(tl - br) * 1.0e6, tr, 1.0);
+        }
+        """
+        let program = try ShaderProgram(source: fragment, fileName: "diag.fsh", vertexSource: vertex, vertexFileName: "3x3.vsh")
+        let flat = TestImage(width: 37, height: 9)
+        for i in 0..<(flat.stride * flat.height) { flat.data[i] = 200 }
+        let kernel = ShaderKernel(program: try program.bind(uniforms: [:]))
+        let output = TestImage(width: flat.width, height: flat.height)
+        try kernel.run(source: flat.planes, destination: output.planes)
+        for y in 0..<flat.height {
+            for x in 0..<flat.width {
+                #expect(output[x, y, 0] == 0 && output[x, y, 1] == 0, "(\(x), \(y)): \(output[x, y, 0]), \(output[x, y, 1])")
+            }
+        }
+        // On a patterned image the green channel of the top right neighbour is that texel's.
+        let input = TestImage.pattern(width: 37, height: 9, seed: 5)
+        try kernel.run(source: input.planes, destination: output.planes)
+        for y in 0..<input.height {
+            for x in 0..<input.width {
+                #expect(output[x, y, 2] == input[min(x + 1, input.width - 1), max(y - 1, 0), 0])
+            }
+        }
+    }
+
     @Test func stageErrorsNameTheirFileAndLine() {
         func firstError(_ fragment: String, _ vertex: String) -> String {
             do {
