@@ -182,7 +182,7 @@ public final class ShaderProgram: Sendable {
         let known = settable.prefix(16).map { "'\($0.name)'" }.joined(separator: ", ")
             + (settable.count > 16 ? ", ... (\(settable.count) in all)" : "")
         for name in values.keys.filter({ !declared.contains($0) }).sorted() {
-            let provided = ["texelWidth", "texelHeight", "imageSize"].contains(name)
+            let provided = ["texelWidth", "texelHeight", "imageSize", "imageWidthFactor", "imageHeightFactor"].contains(name)
             add(name, provided
                 ? "uniform '\(name)' is provided by the filter from the frame size and cannot be set"
                 : "\(fileName) declares no uniform '\(name.clipped())'" + (known.isEmpty ? " (it declares none)" : " (it declares \(known))"))

@@ -218,6 +218,7 @@ struct DiagnosticTests {
         #expect(message(["count": 1.5]) == "uniform 'count' (int, declared at u.glsl:6): expected an integer, found 1.5, which is not a whole number (ints are exact up to 2^24)")
         #expect(message(["m": [[1, 0], [0]]]) == "uniform 'm' (mat2, declared at u.glsl:5): expected 2 columns of 2 numbers, or 4 numbers column-major, found 2 arrays of 2, 1 numbers")
         #expect(message(["texelWidth": 1]) == "uniform 'texelWidth' is provided by the filter from the frame size and cannot be set")
+        #expect(message(["imageHeightFactor": 1]) == "uniform 'imageHeightFactor' is provided by the filter from the frame size and cannot be set")
         // the uniforms the node drives per frame (a transition's progress) are not offered
         #expect(throws: ShaderBindError.self) { _ = try program.bind(uniforms: ["nope": 1, "radius": 0.5], live: ["radius"]) }
         do { _ = try program.bind(uniforms: ["nope": 1, "radius": 0.5], live: ["radius"]) } catch {
