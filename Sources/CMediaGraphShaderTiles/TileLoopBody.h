@@ -94,6 +94,8 @@ F void sinCos(v8 x, v8 *sinOut, v8 *cosOut) {
     *cosOut = sel((q == 1.0f) | (q == 2.0f), -cosV, cosV);
 }
 
+#include "TileLoopMath.h"
+
 F void splat(const Exec *e, const MGShaderInstruction *i, float value) {
     uint8_t *d = reg(e, i->dst);
     for (int k = 0; k < CHUNKS; k++) st(d, k, (v8)value);
@@ -107,6 +109,13 @@ F void splat(const Exec *e, const MGShaderInstruction *i, float value) {
 // Lane by lane, for the operations without a vector form (libm).
 #define LANES1(FN) do { uint8_t *d_ = reg(e, i->dst), *a_ = reg(e, i->a); \
     for (int l = 0; l < MG_SHADER_LANES; l++) setLane(d_, l, FN(lane(a_, l))); } while (0)
+// A vector form where DOMAIN holds in every lane of a chunk, else FN lane by lane.
+#define CHUNKED1(DOMAIN, EXPR, FN) do { uint8_t *d_ = reg(e, i->dst), *a_ = reg(e, i->a); \
+    for (int k = 0; k < CHUNKS; k++) { v8 a = ld(a_, k); \
+        if (allLanes(DOMAIN)) { st(d_, k, (EXPR)); } else { for (int l = 0; l < 8; l++) a[l] = FN(a[l]); st(d_, k, a); } } } while (0)
+#define CHUNKED2(DOMAIN, EXPR, FN) do { uint8_t *d_ = reg(e, i->dst), *a_ = reg(e, i->a), *b_ = reg(e, i->b); \
+    for (int k = 0; k < CHUNKS; k++) { v8 a = ld(a_, k), b = ld(b_, k); \
+        if (allLanes(DOMAIN)) { st(d_, k, (EXPR)); } else { for (int l = 0; l < 8; l++) a[l] = FN(a[l], b[l]); st(d_, k, a); } } } while (0)
 #define LANES2(FN) do { uint8_t *d_ = reg(e, i->dst), *a_ = reg(e, i->a), *b_ = reg(e, i->b); \
     for (int l = 0; l < MG_SHADER_LANES; l++) setLane(d_, l, FN(lane(a_, l), lane(b_, l))); } while (0)
 
@@ -339,13 +348,28 @@ F void execute(const Exec *e, const MGShaderInstruction *i, intptr_t x0, intptr_
     case MG_OP_TAN: LANES1(tanf); break;
     case MG_OP_ASIN: LANES1(asinf); break;
     case MG_OP_ACOS: LANES1(acosf); break;
-    case MG_OP_ATAN: LANES1(atanf); break;
-    case MG_OP_EXP: LANES1(expf); break;
-    case MG_OP_LOG: LANES1(logf); break;
-    case MG_OP_EXP2: LANES1(exp2f); break;
-    case MG_OP_LOG2: LANES1(log2f); break;
-    case MG_OP_ATAN2: LANES2(atan2f); break;
-    case MG_OP_POW: LANES2(powf); break;
+    // The vector forms where every lane of a chunk is in their domain, libm's lane by lane
+    // otherwise (NaN, infinities, zero or negative logarithms, results beyond float's normals).
+    case MG_OP_ATAN: CHUNKED1(finiteLanes(a), vatan2(a, (v8)1.0f), atanf); break;
+    case MG_OP_EXP: CHUNKED1(exp2Range(a * 1.4426950216293335f), vexp2(a * 1.4426950216293335f), expf); break;
+    case MG_OP_LOG: CHUNKED1(positiveNormal(a), vlog2(a) * 0.6931471824645996f, logf); break;
+    case MG_OP_EXP2: CHUNKED1(exp2Range(a), vexp2(a), exp2f); break;
+    case MG_OP_LOG2: CHUNKED1(positiveNormal(a), vlog2(a), log2f); break;
+    case MG_OP_ATAN2: CHUNKED2(finiteLanes(a) & finiteLanes(b), vatan2(a, b), atan2f); break;
+    case MG_OP_POW: {
+        // GLSL's pow is exp2(y log2 x), for x > 0.
+        uint8_t *d = reg(e, i->dst), *xs = reg(e, i->a), *ys = reg(e, i->b);
+        for (int k = 0; k < CHUNKS; k++) {
+            v8 x = ld(xs, k), y = ld(ys, k);
+            if (allLanes(positiveNormal(x) & finiteLanes(y))) {
+                v8 power = y * vlog2(x);
+                if (allLanes(exp2Range(power))) { st(d, k, vexp2(power)); continue; }
+            }
+            for (int l = 0; l < 8; l++) x[l] = powf(x[l], y[l]);
+            st(d, k, x);
+        }
+        break;
+    }
     case MG_OP_LT: MAP2(boolean(a < b)); break;
     case MG_OP_LE: MAP2(boolean(a <= b)); break;
     case MG_OP_EQ: MAP2(boolean(a == b)); break;
