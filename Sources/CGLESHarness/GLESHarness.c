@@ -66,6 +66,9 @@ enum {
     X(void, glUniform3fv, (GLint, GLsizei, const GLfloat *)) \
     X(void, glUniform4fv, (GLint, GLsizei, const GLfloat *)) \
     X(void, glUniform1i, (GLint, GLint)) \
+    X(void, glUniformMatrix2fv, (GLint, GLsizei, GLboolean, const GLfloat *)) \
+    X(void, glUniformMatrix3fv, (GLint, GLsizei, GLboolean, const GLfloat *)) \
+    X(void, glUniformMatrix4fv, (GLint, GLsizei, GLboolean, const GLfloat *)) \
     X(void, glGenTextures, (GLsizei, GLuint *)) \
     X(void, glDeleteTextures, (GLsizei, const GLuint *)) \
     X(void, glBindTexture, (GLenum, GLuint)) \
@@ -259,6 +262,18 @@ int mg_gles_uniform_float(MGGLES *g, const char *name, int components, const flo
     case 2: g->glUniform2fv(at, 1, values); break;
     case 3: g->glUniform3fv(at, 1, values); break;
     case 4: g->glUniform4fv(at, 1, values); break;
+    default: return 0;
+    }
+    return 1;
+}
+
+int mg_gles_uniform_matrix(MGGLES *g, const char *name, int size, const float *values) {
+    GLint at = g->glGetUniformLocation(g->program, name);
+    if (at < 0) return 0;
+    switch (size) {
+    case 2: g->glUniformMatrix2fv(at, 1, 0, values); break;
+    case 3: g->glUniformMatrix3fv(at, 1, 0, values); break;
+    case 4: g->glUniformMatrix4fv(at, 1, 0, values); break;
     default: return 0;
     }
     return 1;

@@ -6,6 +6,8 @@
 // llvmpipe does a full upload, draw and readback per frame (what a GPU filter on CPU frames
 // costs); it runs in a child process per thread count, since LP_NUM_THREADS is read when the
 // EGL display opens. Without libEGL/libGLESv2 (Debian: libegl-mesa0, libgles2) its rows say why.
+// With SHADER_LLVMPIPE_GPUIMAGE=<a GPUImage checkout>/framework/Source it runs every one-input
+// fragment shader of that checkout instead (GPUImageShaders), and says which are behind.
 import CGLESHarness
 import Foundation
 import MediaGraphCore
@@ -17,7 +19,8 @@ enum LlvmpipeBench {
     static let inputFrames = 8
     /// Each row runs at least this many frames and at least `minimumSeconds`, at most `maximumFrames`.
     static let minimumFrames = 8, maximumFrames = 64
-    static let minimumSeconds = 1.5
+    static let minimumSeconds = Double(ProcessInfo.processInfo.environment["SHADER_LLVMPIPE_SECONDS"] ?? "") ?? 1.5
+    static let gpuImageDirectory = ProcessInfo.processInfo.environment["SHADER_LLVMPIPE_GPUIMAGE"].map { URL(fileURLWithPath: $0) }
 
     /// One shader: its fragment text (GPUImage's maths; the same text runs on both), its
     /// uniforms, and whether it needs GPUImage's 3x3 vertex shader (neighbour varyings).
@@ -25,10 +28,37 @@ enum LlvmpipeBench {
         let name: String
         let fragment: String
         let uniforms: [(String, [Float])]
+        /// The filter's own vertex shader; nil for GPUImage's pass-through or 3x3 one.
+        var vertex: String? = nil
         var neighbours: Bool { fragment.contains("leftTextureCoordinate") }
+
+        /// The shader compiled here (with its vertex shader when it has one).
+        func program() throws -> ShaderProgram {
+            if let vertex {
+                return try ShaderProgram(source: fragment, fileName: name + ".glsl", vertexSource: vertex, vertexFileName: name + ".vert")
+            }
+            return try ShaderProgram(source: fragment, fileName: name + ".glsl")
+        }
+
+        /// The uniform values as the shader node takes them, typed by the declarations
+        /// (imageSize and the texel sizes come from the frame).
+        func values(_ program: ShaderProgram) -> [String: ShaderUniformValue] {
+            var out: [String: ShaderUniformValue] = [:]
+            for u in program.uniforms {
+                guard let v = uniforms.first(where: { $0.0 == u.name })?.1 else { continue }
+                switch u.type.scalar {
+                case .bool: out[u.name] = v.count == 1 ? .bool(v[0] != 0) : .array(v.map { .bool($0 != 0) })
+                default: out[u.name] = v.count == 1 ? .number(Double(v[0])) : .array(v.map { .number(Double($0)) })
+                }
+            }
+            return out
+        }
     }
 
+    /// The six shaders, or with SHADER_LLVMPIPE_GPUIMAGE=<GPUImage checkout>/framework/Source
+    /// every one-input fragment shader of that checkout (`GPUImageShaders`).
     static func cases() -> [Case] {
+        if let dir = gpuImageDirectory { return GPUImageShaders.survey(directory: dir, width: width, height: height).cases }
         let shaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Graphs/shaders")
         func file(_ name: String) -> String {
@@ -210,7 +240,9 @@ enum LlvmpipeBench {
         }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("llvmpipe-bench-\(getpid())")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
+        // SHADER_LLVMPIPE_KEEP=1 keeps the input and both sides' frame 0 (to look at a difference).
+        let keep = ProcessInfo.processInfo.environment["SHADER_LLVMPIPE_KEEP"] == "1"
+        defer { if keep { print("frames kept in \(dir.path)") } else { try? FileManager.default.removeItem(at: dir) } }
         let raw = dir.appendingPathComponent("in.rgba")
         guard ShaderBench.shell(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=\(width)x\(height):rate=25",
                                  "-frames:v", "\(inputFrames)", "-pix_fmt", "rgba", "-f", "rawvideo", raw.path]) != nil,
@@ -227,11 +259,8 @@ enum LlvmpipeBench {
         var ours: [String: [Int: ShaderBench.Timing]] = [:]
         for c in all {
             do {
-                var uniforms: [String: ShaderUniformValue] = [:]
-                for (name, v) in c.uniforms where name != "imageSize" {
-                    uniforms[name] = v.count == 1 ? .number(Double(v[0])) : .array(v.map { .number(Double($0)) })
-                }
-                let kernel = ShaderKernel(program: try ShaderProgram(source: c.fragment, fileName: c.name + ".glsl").bind(uniforms: uniforms))
+                let program = try c.program()
+                let kernel = ShaderKernel(program: try program.bind(uniforms: c.values(program)))
                 for threads in [1, 2] {
                     ours[c.name, default: [:]][threads] = measure { k in
                         let i = k % inputFrames
@@ -295,6 +324,22 @@ enum LlvmpipeBench {
                 func f(_ t: ShaderBench.Timing?) -> String { t.map { String(format: "%8.2f %8.2f", $0.wall, $0.cpu) } ?? "     n/a      n/a" }
                 let ratio = a.flatMap { a in b.map { String(format: "%5.2fx (%5.2fx)", $0.wall / a.wall, $0.cpu / a.cpu) } } ?? "n/a"
                 print("\(c.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(threads)  \(f(a))      \(f(b))   \(ratio.padding(toLength: 20, withPad: " ", startingAt: 0))  \(threads == 1 ? diff : "")")
+            }
+        }
+        if let dir = gpuImageDirectory {
+            let survey = GPUImageShaders.survey(directory: dir, width: width, height: height)
+            print("GPUImage survey (\(dir.path)): \(survey.cases.count) one-input shaders run, \(survey.leftOut.count) left out")
+            for (name, reason) in survey.leftOut { print("  left out \(name): \(reason)") }
+            for threads in [1, 2] {
+                var ahead = 0, measured = 0
+                var behind: [String] = []
+                for c in all {
+                    guard let a = ours[c.name]?[threads], let b = theirs[c.name]?[threads] else { continue }
+                    measured += 1
+                    if b.wall >= a.wall { ahead += 1 } else { behind.append(String(format: "%@ %.2fx", c.name, b.wall / a.wall)) }
+                }
+                print("\(threads) thread(s): ours at least llvmpipe's speed (wall) on \(ahead) of \(measured)"
+                      + (behind.isEmpty ? "" : "; behind: " + behind.joined(separator: ", ")))
             }
         }
         if let hand = handSwirl, let ours1 = ours["Swirl"]?[1] {
@@ -369,7 +414,7 @@ enum LlvmpipeBench {
         let only = Set((ProcessInfo.processInfo.environment["SHADER_LLVMPIPE_ONLY"] ?? "").split(separator: ",").map(String.init))
         for c in cases() where only.isEmpty || only.contains(c.name) {
             var error = [CChar](repeating: 0, count: 1024)
-            let vertex = c.neighbours ? neighbourVertex : plainVertex
+            let vertex = c.vertex ?? (c.neighbours ? neighbourVertex : plainVertex)
             guard let gl = mg_gles_create(Int32(width), Int32(height), vertex, c.fragment, &error, error.count) else {
                 let reason = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 if reason.contains("compile") || reason.contains("link") {
@@ -385,9 +430,21 @@ enum LlvmpipeBench {
                 print("renderer \(String(cString: mg_gles_renderer(gl)))")
                 printedRenderer = true
             }
-            for (name, v) in c.uniforms { _ = mg_gles_uniform_float(gl, name, Int32(v.count), v) }
-            _ = mg_gles_uniform_float(gl, "texelWidth", 1, [1 / Float(width)])
-            _ = mg_gles_uniform_float(gl, "texelHeight", 1, [1 / Float(height)])
+            let declared = (try? c.program())?.uniforms ?? []
+            for (name, v) in c.uniforms {
+                let type = declared.first { $0.name == name }?.type
+                if let type, type.scalar == .int || type.scalar == .bool, v.count == 1 {
+                    _ = mg_gles_uniform_int(gl, name, Int32(v[0]))
+                } else if let type, type.columns > 1 {
+                    _ = mg_gles_uniform_matrix(gl, name, Int32(type.columns), v)
+                } else {
+                    _ = mg_gles_uniform_float(gl, name, Int32(v.count), v)
+                }
+            }
+            // What the shader node provides from the frame size (GPUImage's filters set the same).
+            for name in ["texelWidth", "imageWidthFactor"] { _ = mg_gles_uniform_float(gl, name, 1, [1 / Float(width)]) }
+            for name in ["texelHeight", "imageHeightFactor"] { _ = mg_gles_uniform_float(gl, name, 1, [1 / Float(height)]) }
+            _ = mg_gles_uniform_float(gl, "imageSize", 2, [Float(width), Float(height)])
             guard let t = measure({ k in
                 let i = k % inputFrames
                 return mg_gles_frame(gl, frames.inputs[i], frames.outputs[i]) == 0

@@ -20,7 +20,11 @@ MGGLES *mg_gles_create(int width, int height, const char *vertexSource, const ch
 /// Sets a float uniform of 1 to 4 components; 0 if the shader has no such active uniform.
 int mg_gles_uniform_float(MGGLES *gles, const char *name, int components, const float *values);
 
-/// Sets an int uniform; 0 if the shader has no such active uniform.
+/// Sets a size x size float matrix uniform from column-major values; 0 if the shader has no such
+/// active uniform.
+int mg_gles_uniform_matrix(MGGLES *gles, const char *name, int size, const float *values);
+
+/// Sets an int (or bool) uniform; 0 if the shader has no such active uniform.
 int mg_gles_uniform_int(MGGLES *gles, const char *name, int value);
 
 /// One frame: uploads `source` (width * height * 4 bytes, rows top first), draws, reads the
