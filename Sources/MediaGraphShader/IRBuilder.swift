@@ -118,6 +118,8 @@ final class IRBuilder {
                 if ka == -1 { return emit(.neg, b) }
             case .div:
                 if kb == 1 { return a }
+            case .pow:
+                if let k = kb, let power = constantPower(a, k) { return power }
             case .and:
                 if let x = ka { return x != 0 ? bool(b) : constant(0) }
                 if let y = kb { return y != 0 ? bool(a) : constant(0) }
@@ -170,6 +172,26 @@ final class IRBuilder {
         }
         if op == .sub { return shifted(a, b, sign: -1) }
         return shifted(a, b, sign: 1) ?? shifted(b, a, sign: 1)
+    }
+
+    /// pow(x, k) for a constant k that multiplies or square roots give (GPUImage's GlassSphere
+    /// takes pow(x, 15.0) and pow(x, 0.25)): x^n for whole n up to 16 by squaring, x^0.5 and
+    /// x^0.25 by square roots. Cheaper than exp2(k log2 x), and as close to the exact power.
+    private func constantPower(_ x: Int32, _ k: Float) -> Int32? {
+        switch k {
+        case 0.5: return emit(.sqrt, x)
+        case 0.25: return emit(.sqrt, emit(.sqrt, x))
+        case 2...16 where k == k.rounded():
+            var n = Int(k), base = x
+            var result: Int32?
+            while n > 0 {
+                if n & 1 == 1 { result = result.map { emit(.mul, $0, base) } ?? base }
+                n >>= 1
+                if n > 0 { base = emit(.mul, base, base) }
+            }
+            return result
+        default: return nil
+        }
     }
 
     /// `x` as a 0/1 value (comparisons and logic already are).

@@ -4,7 +4,8 @@ import MediaGraphShader
 import MediaGraphKernels
 
 /// atan, atan2, pow, exp, log, exp2 and log2 run as vector code where a chunk's lanes are in
-/// their domain and through libm otherwise; both must agree with Double maths. Each shader writes
+/// their domain and through libm otherwise, and pow of some constant exponents as multiplies or
+/// square roots; all must agree with Double maths. Each shader writes
 /// its value in two bytes (the 1/255 step and the fraction within it), so the check is to about
 /// 1/65025 rather than one byte's 1/255.
 struct TranscendentalTests {
@@ -18,7 +19,10 @@ struct TranscendentalTests {
         Case(expression: "atan((u - 0.5) * 20.0) / 3.14159265 + 0.5") { u, _ in atan((u - 0.5) * 20) / .pi + 0.5 },
         Case(expression: "pow(u, 2.2)") { u, _ in pow(u, 2.2) },
         Case(expression: "pow(u, 0.25)") { u, _ in pow(u, 0.25) },
+        // Constant exponents that multiplies and square roots give (rewritten when compiled).
         Case(expression: "pow(u, 15.0)") { u, _ in pow(u, 15) },
+        Case(expression: "pow(u, 0.5)") { u, _ in u.squareRoot() },
+        Case(expression: "(pow(u * 2.0 - 1.0, 3.0) + 1.0) * 0.5") { u, _ in (pow(u * 2 - 1, 3) + 1) / 2 },
         Case(expression: "pow(1.0 + v, 3.0 * u) / 8.0") { u, v in pow(1 + v, 3 * u) / 8 },
         Case(expression: "exp(-u * 10.0)") { u, _ in exp(-u * 10) },
         Case(expression: "log(1.0 + u * 100.0) / log(101.0)") { u, _ in log(1 + u * 100) / log(101) },
