@@ -98,7 +98,7 @@ struct MGGLES {
     EGLDisplay (*eglGetPlatformDisplay)(EGLenum, void *, const intptr_t *);
     EGLDisplay display;
     EGLContext context;
-    GLuint program, input, output, framebuffer;
+    GLuint program, input, input2, output, framebuffer;
     int width, height;
 };
 #undef DECLARE
@@ -193,6 +193,7 @@ MGGLES *mg_gles_create(int width, int height, const char *vertexSource, const ch
     g->glAttachShader(g->program, fs);
     g->glBindAttribLocation(g->program, 0, "position");
     g->glBindAttribLocation(g->program, 1, "inputTextureCoordinate");
+    g->glBindAttribLocation(g->program, 2, "inputTextureCoordinate2");
     g->glLinkProgram(g->program);
     g->glDeleteShader(vs);
     g->glDeleteShader(fs);
@@ -245,6 +246,8 @@ MGGLES *mg_gles_create(int width, int height, const char *vertexSource, const ch
     g->glEnableVertexAttribArray(0);
     g->glVertexAttribPointer(1, 2, GL_FLOAT, 0, 0, coordinates);
     g->glEnableVertexAttribArray(1);
+    g->glVertexAttribPointer(2, 2, GL_FLOAT, 0, 0, coordinates);
+    g->glEnableVertexAttribArray(2);
     GLenum e = g->glGetError();
     if (e != 0) {
         fail(error, errorSize, "GL error 0x%x while setting up", e);
@@ -294,6 +297,32 @@ int mg_gles_frame(MGGLES *g, const uint8_t *source, uint8_t *destination) {
     return (int)g->glGetError();
 }
 
+int mg_gles_second_input(MGGLES *g, const char *firstSampler, const char *secondSampler) {
+    // A sampler the GLSL compiler found unused is not active (location -1): the texture is
+    // still made and uploaded, as the filter would.
+    GLint first = g->glGetUniformLocation(g->program, firstSampler);
+    GLint sampler = g->glGetUniformLocation(g->program, secondSampler);
+    if (first >= 0) g->glUniform1i(first, 0);
+    g->glGenTextures(1, &g->input2);
+    g->glActiveTexture(GL_TEXTURE0 + 1);
+    g->glBindTexture(GL_TEXTURE_2D, g->input2);
+    g->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR);
+    g->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+    g->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    g->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE);
+    g->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, g->width, g->height, 0, GL_RGBA, GL_UNSIGNED_BYTE, NULL);
+    if (sampler >= 0) g->glUniform1i(sampler, 1);
+    g->glActiveTexture(GL_TEXTURE0);
+    return g->glGetError() == 0;
+}
+
+int mg_gles_frame2(MGGLES *g, const uint8_t *source, const uint8_t *source2, uint8_t *destination) {
+    g->glActiveTexture(GL_TEXTURE0 + 1);
+    g->glTexSubImage2D(GL_TEXTURE_2D, 0, 0, 0, g->width, g->height, GL_RGBA, GL_UNSIGNED_BYTE, source2);
+    g->glActiveTexture(GL_TEXTURE0);
+    return mg_gles_frame(g, source, destination);
+}
+
 const char *mg_gles_renderer(MGGLES *g) {
     const GLubyte *s = g->glGetString(GL_RENDERER);
     return s ? (const char *)s : "unknown";
@@ -304,6 +333,7 @@ void mg_gles_destroy(MGGLES *g) {
     if (g->context && g->glDeleteProgram) {
         if (g->program) g->glDeleteProgram(g->program);
         if (g->input) g->glDeleteTextures(1, &g->input);
+        if (g->input2) g->glDeleteTextures(1, &g->input2);
         if (g->output) g->glDeleteTextures(1, &g->output);
         if (g->framebuffer) g->glDeleteFramebuffers(1, &g->framebuffer);
     }

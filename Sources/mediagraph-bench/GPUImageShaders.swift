@@ -1,4 +1,4 @@
-// Every one-input fragment shader of a GPUImage checkout, for `shader-llvmpipe` with
+// Every one- and two-input fragment shader of a GPUImage checkout, for `shader-llvmpipe` with
 // SHADER_LLVMPIPE_GPUIMAGE=<checkout>/framework/Source. The shaders are read from its .m files
 // at run time (nothing of GPUImage is in this repository): the text inside each
 // `SHADER_STRING( ... )`, the iOS branch of `#if TARGET_OS_IPHONE` (GLSL ES, with precision
@@ -58,8 +58,8 @@ enum GPUImageShaders {
                 result.leftOut.append((short, "does not compile here: \(String(describing: error).prefix { $0 != "\n" })"))
                 continue
             }
-            if program.inputCount > 1 {
-                result.leftOut.append((short, "compiles here; reads \(program.inputCount) input textures (the llvmpipe harness binds one)"))
+            if program.inputCount > 2 {
+                result.leftOut.append((short, "compiles here; reads \(program.inputCount) input textures (the llvmpipe harness binds two)"))
                 continue
             }
             let uniforms = program.uniforms.compactMap { u in genericValue(for: u).map { (u.name, $0) } }

@@ -6,7 +6,7 @@
 // llvmpipe does a full upload, draw and readback per frame (what a GPU filter on CPU frames
 // costs); it runs in a child process per thread count, since LP_NUM_THREADS is read when the
 // EGL display opens. Without libEGL/libGLESv2 (Debian: libegl-mesa0, libgles2) its rows say why.
-// With SHADER_LLVMPIPE_GPUIMAGE=<a GPUImage checkout>/framework/Source it runs every one-input
+// With SHADER_LLVMPIPE_GPUIMAGE=<a GPUImage checkout>/framework/Source it runs every one- and two-input
 // fragment shader of that checkout instead (GPUImageShaders), and says which are behind.
 import CGLESHarness
 import Foundation
@@ -31,6 +31,10 @@ enum LlvmpipeBench {
         /// The filter's own vertex shader; nil for GPUImage's pass-through or 3x3 one.
         var vertex: String? = nil
         var neighbours: Bool { fragment.contains("leftTextureCoordinate") }
+        /// The samplers in input order (GPUImage's two-input filters have two: frame k + 1 of
+        /// the cycle is the second input beside frame k).
+        var textureNames: [String] { ((try? program())?.textureNames ?? []).map { $0 ?? "inputImageTexture" } }
+        var twoInputs: Bool { textureNames.count > 1 }
 
         /// The shader compiled here (with its vertex shader when it has one).
         func program() throws -> ShaderProgram {
@@ -56,7 +60,7 @@ enum LlvmpipeBench {
     }
 
     /// The six shaders, or with SHADER_LLVMPIPE_GPUIMAGE=<GPUImage checkout>/framework/Source
-    /// every one-input fragment shader of that checkout (`GPUImageShaders`).
+    /// every one- and two-input fragment shader of that checkout (`GPUImageShaders`).
     static func cases() -> [Case] {
         if let dir = gpuImageDirectory { return GPUImageShaders.survey(directory: dir, width: width, height: height).cases }
         let shaders = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -261,15 +265,17 @@ enum LlvmpipeBench {
             do {
                 let program = try c.program()
                 let kernel = ShaderKernel(program: try program.bind(uniforms: c.values(program)))
+                func sources(_ i: Int) -> [FramePlanes] {
+                    [frames.planes(frames.inputs[i])] + (c.twoInputs ? [frames.planes(frames.inputs[(i + 1) % inputFrames])] : [])
+                }
                 for threads in [1, 2] {
                     ours[c.name, default: [:]][threads] = measure { k in
                         let i = k % inputFrames
-                        return (try? kernel.run(source: frames.planes(frames.inputs[i]), destination: frames.planes(frames.outputs[i]),
-                                                threads: threads)) != nil
+                        return (try? kernel.run(sources: sources(i), destination: frames.planes(frames.outputs[i]), threads: threads)) != nil
                     }
                 }
                 // Frame 0's output, to compare with llvmpipe's.
-                try kernel.run(source: frames.planes(frames.inputs[0]), destination: frames.planes(frames.outputs[0]), threads: 0)
+                try kernel.run(sources: sources(0), destination: frames.planes(frames.outputs[0]), threads: 0)
                 try Data(bytes: frames.outputs[0], count: frames.bytes).write(to: dir.appendingPathComponent("ours-\(c.name).rgba"))
             } catch {
                 print("shader-llvmpipe \(c.name): \(error)")
@@ -284,6 +290,7 @@ enum LlvmpipeBench {
         // llvmpipe, one child process per thread count.
         var theirs: [String: [Int: ShaderBench.Timing]] = [:]
         var renderer = ""
+        var glErrors: [String: String] = [:]
         var skipped: String?
         for threads in [1, 2] where env["SHADER_LLVMPIPE_NO_GL"] != "1" {
             let p = Process()
@@ -305,6 +312,9 @@ enum LlvmpipeBench {
                 switch f[0] {
                 case "renderer": renderer = f[1]
                 case "skip": skipped = f[1]
+                case let name where name.hasSuffix("-error"):
+                    // Printed once, after the table (the child runs per thread count).
+                    glErrors[String(name.dropLast("-error".count))] = f[1]
                 default:
                     let v = f[1].split(separator: " ").compactMap { Double($0) }
                     if v.count == 2 { theirs[f[0], default: [:]][threads] = ShaderBench.Timing(wall: v[0], cpu: v[1]) }
@@ -326,9 +336,10 @@ enum LlvmpipeBench {
                 print("\(c.name.padding(toLength: 18, withPad: " ", startingAt: 0)) \(threads)  \(f(a))      \(f(b))   \(ratio.padding(toLength: 20, withPad: " ", startingAt: 0))  \(threads == 1 ? diff : "")")
             }
         }
+        for (name, reason) in glErrors.sorted(by: { $0.key < $1.key }) { print("llvmpipe could not run \(name): \(reason.prefix(300))") }
         if let dir = gpuImageDirectory {
             let survey = GPUImageShaders.survey(directory: dir, width: width, height: height)
-            print("GPUImage survey (\(dir.path)): \(survey.cases.count) one-input shaders run, \(survey.leftOut.count) left out")
+            print("GPUImage survey (\(dir.path)): \(survey.cases.count) shaders of one or two inputs run, \(survey.leftOut.count) left out")
             for (name, reason) in survey.leftOut { print("  left out \(name): \(reason)") }
             for threads in [1, 2] {
                 var ahead = 0, measured = 0
@@ -445,15 +456,21 @@ enum LlvmpipeBench {
             for name in ["texelWidth", "imageWidthFactor"] { _ = mg_gles_uniform_float(gl, name, 1, [1 / Float(width)]) }
             for name in ["texelHeight", "imageHeightFactor"] { _ = mg_gles_uniform_float(gl, name, 1, [1 / Float(height)]) }
             _ = mg_gles_uniform_float(gl, "imageSize", 2, [Float(width), Float(height)])
-            guard let t = measure({ k in
-                let i = k % inputFrames
-                return mg_gles_frame(gl, frames.inputs[i], frames.outputs[i]) == 0
-            }) else {
+            let names = c.textureNames
+            if names.count > 1 && mg_gles_second_input(gl, names[0], names[1]) == 0 {
+                print("\(c.name)-error no second input texture")
+                continue
+            }
+            func frame(_ i: Int) -> Bool {
+                names.count > 1 ? mg_gles_frame2(gl, frames.inputs[i], frames.inputs[(i + 1) % inputFrames], frames.outputs[i]) == 0
+                    : mg_gles_frame(gl, frames.inputs[i], frames.outputs[i]) == 0
+            }
+            guard let t = measure({ k in frame(k % inputFrames) }) else {
                 print("\(c.name)-error a frame failed")
                 continue
             }
             print("\(c.name) \(t.wall) \(t.cpu)")
-            if threads == 1, mg_gles_frame(gl, frames.inputs[0], frames.outputs[0]) == 0 {
+            if threads == 1, frame(0) {
                 try? Data(bytes: frames.outputs[0], count: frames.bytes).write(to: dir.appendingPathComponent("llvmpipe-\(c.name).rgba"))
             }
             fflush(nil)

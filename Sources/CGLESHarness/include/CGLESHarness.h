@@ -31,6 +31,14 @@ int mg_gles_uniform_int(MGGLES *gles, const char *name, int value);
 /// result back into `destination` (same layout). 0 on success, else the GL error code.
 int mg_gles_frame(MGGLES *gles, const uint8_t *source, uint8_t *destination);
 
+/// Makes a second input texture (unit 1) for a shader of two samplers, `firstSampler` on the
+/// first texture (unit 0) and `secondSampler` on this one; the vertex attribute
+/// `inputTextureCoordinate2` is the same quad's. 0 if GL failed.
+int mg_gles_second_input(MGGLES *gles, const char *firstSampler, const char *secondSampler);
+
+/// One frame of a two-input shader: uploads `source2` to the second texture, then as `mg_gles_frame`.
+int mg_gles_frame2(MGGLES *gles, const uint8_t *source, const uint8_t *source2, uint8_t *destination);
+
 /// The GL_RENDERER string ("llvmpipe (LLVM 15.0.6, 256 bits)"), for the report.
 const char *mg_gles_renderer(MGGLES *gles);
 
