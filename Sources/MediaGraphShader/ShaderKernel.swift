@@ -130,11 +130,29 @@ public final class ShaderKernel {
         inputs[k] = TileInput(data: UnsafePointer(source.data0), stride: source.stride0, width: source.width, height: source.height)
     }
 
+    /// The rgba bytes of a colour map that ignores its input, as the tile loop stores a colour
+    /// (clamped, scaled by 255, rounded to nearest even in Float); nil for any other map.
+    static func constantPixel(_ map: ColorTransform) -> (UInt8, UInt8, UInt8, UInt8)? {
+        guard map.intensity == 1, map.rows.allSatisfy({ $0 == .zero }) else { return nil }
+        func byte(_ v: Double) -> UInt8 {
+            let c = min(max(Float(v), 0), 1)  // NaN is not possible: the offset is a folded constant
+            return UInt8((c * 255).rounded(.toNearestOrEven))
+        }
+        return (byte(map.offset[0]), byte(map.offset[1]), byte(map.offset[2]), byte(map.offset[3]))
+    }
+
     private func execute(source: FramePlanes, destination: FramePlanes, threads: Int) throws {
         if let colorMap {
             // A colour map of the pixel's own colour: the built-in kernels compute the same
             // formula on bytes (within the documented 1 LSB; invert exactly).
-            if ColorMapRecognizer.isInvert(colorMap) {
+            if let pixel = ShaderKernel.constantPixel(colorMap) {
+                // One colour whatever the input (a solid colour; GPUImage's histogram
+                // accumulation): written, not computed.
+                RowBands.run(rows: destination.height, threads: threads) { band in
+                    TileLoop.fill(rows: band, destination: destination.data0, stride: destination.stride0,
+                                  width: destination.width, pixel: pixel)
+                }
+            } else if ColorMapRecognizer.isInvert(colorMap) {
                 try InvertKernel().run(source: source, destination: destination, threads: threads)
             } else {
                 try colorMatrix.run(source: source, destination: destination, threads: threads)

@@ -22,6 +22,13 @@ package struct TileInput {
 }
 
 package enum TileLoop {
+    /// Rows `rows` of the destination set to one rgba pixel (`mg_fill_rows`).
+    package static func fill(rows: Range<Int>, destination: UnsafeMutablePointer<UInt8>, stride: Int, width: Int,
+                             pixel: (UInt8, UInt8, UInt8, UInt8)) {
+        let word = UInt32(pixel.0) | UInt32(pixel.1) << 8 | UInt32(pixel.2) << 16 | UInt32(pixel.3) << 24
+        mg_fill_rows(destination, stride, rows.lowerBound, rows.upperBound, width, UInt32(littleEndian: word))
+    }
+
     /// `avx2`: the CPU has AVX2 and FMA and the caller allows that path.
     /// `inputs` has an entry for every input an instruction names; `width` x `height` is the
     /// destination's size.

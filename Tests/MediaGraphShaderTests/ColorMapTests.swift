@@ -1,4 +1,5 @@
 import Foundation
+import MediaGraphCore
 import MediaGraphKernels
 import MediaGraphShader
 import Testing
@@ -114,6 +115,29 @@ struct ColorMapTests {
                 return SIMD4(0.5 * r + 0.4 * b - 0.1, g * 1.3 + 0.2 * a, (b - r) / 2 + 0.5, 0.8 * a + 0.1)
             }
             #expect(worst.diff <= 1, "mixed matrix \(w)x\(h): \(worst.diff) LSB")
+        }
+    }
+
+    /// A map that ignores its input (one colour; GPUImage's histogram accumulation) is written as
+    /// a fill: the same bytes as the general tile kernel, on rows whose start is not aligned, at
+    /// odd widths, on one and several threads, rounding halves to even as the kernel does.
+    @Test func aConstantColourIsAFillOfTheKernelsBytes() throws {
+        let colour = Self.wrap("gl_FragColor = c * 0.0 + vec4(0.25, -0.5, 1.5, 0.5);")
+        let program = try Self.bound(colour, [:])
+        #expect(program.colorMap != nil)
+        for (width, height, threads) in [(385, 289, 0), (3, 5, 1), (67, 9, 2)] {
+            let input = TestImage.pattern(width: width, height: height, seed: 7)
+            var outputs: [[UInt8]] = []
+            for colorMaps in [true, false] {
+                // Start one pixel into a padded row, so the fill's first store is not aligned.
+                let output = TestImage(width: width + 1, height: height)
+                let planes = FramePlanes(format: .rgba, width: width, height: height, data0: output.data + 4, stride0: output.stride)
+                try ShaderKernel(program: program, colorMaps: colorMaps).run(source: input.planes, destination: planes, threads: threads)
+                outputs.append((0..<height).flatMap { y in (0..<(width + 1) * 4).map { output[$0 / 4, y, $0 % 4] } })
+            }
+            #expect(outputs[0] == outputs[1], "\(width)x\(height)")
+            #expect(Array(outputs[0][4..<8]) == [64, 0, 255, 128], "\(width)x\(height)")
+            #expect(Array(outputs[0][0..<4]) == [0, 0, 0, 0], "the pixel before the frame is left alone")
         }
     }
 }

@@ -65,4 +65,11 @@ void mg_shader_band(bool avx2, intptr_t rowStart, intptr_t rowEnd, void *registe
                     const MGShaderInstruction *pixel, intptr_t pixelCount,
                     const int32_t *output, const float *uniforms);
 
+/// Writes `pixel` (rgba bytes as one little-endian word) to every pixel of rows [rowStart, rowEnd)
+/// of a destination `width` pixels wide: a shader whose output is one colour. Streaming stores,
+/// which do not read the destination's lines into the cache first, so a frame beyond the cache is
+/// written at the memory's write speed (plain stores read each line before writing it).
+void mg_fill_rows(uint8_t *destination, intptr_t stride, intptr_t rowStart, intptr_t rowEnd, intptr_t width,
+                  uint32_t pixel);
+
 #endif
