@@ -31,10 +31,6 @@ enum LlvmpipeBench {
         /// The filter's own vertex shader; nil for GPUImage's pass-through or 3x3 one.
         var vertex: String? = nil
         var neighbours: Bool { fragment.contains("leftTextureCoordinate") }
-        /// The samplers in input order (GPUImage's two-input filters have two: frame k + 1 of
-        /// the cycle is the second input beside frame k).
-        var textureNames: [String] { ((try? program())?.textureNames ?? []).map { $0 ?? "inputImageTexture" } }
-        var twoInputs: Bool { textureNames.count > 1 }
 
         /// The shader compiled here (with its vertex shader when it has one).
         func program() throws -> ShaderProgram {
@@ -265,8 +261,10 @@ enum LlvmpipeBench {
             do {
                 let program = try c.program()
                 let kernel = ShaderKernel(program: try program.bind(uniforms: c.values(program)))
+                // A second input (GPUImage's two-input filters) is frame k + 1 of the cycle beside frame k.
+                let twoInputs = program.inputCount > 1
                 func sources(_ i: Int) -> [FramePlanes] {
-                    [frames.planes(frames.inputs[i])] + (c.twoInputs ? [frames.planes(frames.inputs[(i + 1) % inputFrames])] : [])
+                    [frames.planes(frames.inputs[i])] + (twoInputs ? [frames.planes(frames.inputs[(i + 1) % inputFrames])] : [])
                 }
                 for threads in [1, 2] {
                     ours[c.name, default: [:]][threads] = measure { k in
@@ -441,7 +439,8 @@ enum LlvmpipeBench {
                 print("renderer \(String(cString: mg_gles_renderer(gl)))")
                 printedRenderer = true
             }
-            let declared = (try? c.program())?.uniforms ?? []
+            let program = try? c.program()
+            let declared = program?.uniforms ?? []
             for (name, v) in c.uniforms {
                 let type = declared.first { $0.name == name }?.type
                 if let type, type.scalar == .int || type.scalar == .bool, v.count == 1 {
@@ -456,7 +455,7 @@ enum LlvmpipeBench {
             for name in ["texelWidth", "imageWidthFactor"] { _ = mg_gles_uniform_float(gl, name, 1, [1 / Float(width)]) }
             for name in ["texelHeight", "imageHeightFactor"] { _ = mg_gles_uniform_float(gl, name, 1, [1 / Float(height)]) }
             _ = mg_gles_uniform_float(gl, "imageSize", 2, [Float(width), Float(height)])
-            let names = c.textureNames
+            let names = (program?.textureNames ?? []).map { $0 ?? "inputImageTexture" }
             if names.count > 1 && mg_gles_second_input(gl, names[0], names[1]) == 0 {
                 print("\(c.name)-error no second input texture")
                 continue
