@@ -205,7 +205,7 @@ struct CPluginNodeType: @unchecked Sendable {
             var v2 = NodeTypeInfo(name: name, doc: doc, category: .filter, inputs: inputs,
                                   outputs: [PortSpec("out", .video(FormatCode.formats), doc: "raw video of the size and format the plugin chooses from its inputs'")],
                                   params: params.map(\.spec) + (inputCount > 1 ? ParamSpec.list(SyncParams.all) : []), origin: path)
-            if same { v2.matchedInputs = [.videoGeometry] }
+            v2.matchedInputs = same ? [.videoGeometry, .videoUpright] : [.videoUpright]
             info = v2
         } else {
             info = NodeTypeInfo(name: name, doc: doc, category: .filter,

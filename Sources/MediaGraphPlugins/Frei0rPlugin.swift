@@ -142,7 +142,7 @@ public struct Frei0rPlugin: Sendable {
                                      category: .filter, inputs: inputs,
                                      outputs: [PortSpec("out", .video(formats), doc: "raw video of the first input's size and format")],
                                      params: params + ParamSpec.list(SyncParams.all), origin: path)
-            mixer.matchedInputs = [.videoGeometry]
+            mixer.matchedInputs = [.videoGeometry, .videoUpright]
             info = mixer
         }
     }

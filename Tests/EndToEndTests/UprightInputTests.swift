@@ -60,6 +60,48 @@ import Testing
         try Self.check(dir, ours: "ours.y4m", theirs: "theirs.y4m")
     }
 
+    /// A two-input shader samples both textures in one picture: a rotated second input is
+    /// turned upright first, as ffmpeg autorotates it. The shader shows `in1` at `in`'s size, so
+    /// the output is ffmpeg's autorotated frame (through rgba and back: about 40 dB; the
+    /// sideways picture stretched to fit gives far less). A one-input shader keeps the rotation
+    /// as metadata: no `rotate` is inserted.
+    @Test func aTwoInputShaderSeesBothInputsUpright() throws {
+        let dir = CLI.tempDir()
+        try Self.rotatedClip(in: dir)
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=120x160:rate=25", "-t", "0.4",
+                               "-c:v", "libx264", "-pix_fmt", "yuv420p", dir + "/upright.mp4"])
+        let declarations = "varying highp vec2 textureCoordinate; uniform sampler2D inputImageTexture; uniform sampler2D inputImageTexture2;"
+        let g = CLI.writeGraph("""
+        { "nodes": { "a": { "type": "filesrc", "params": { "path": "upright.mp4" } }, "b": { "type": "filesrc", "params": { "path": "rot.mp4" } },
+                     "sh": { "type": "shader", "params": { "source": "\(declarations) void main() { gl_FragColor = texture2D(inputImageTexture2, textureCoordinate); }" } },
+                     "out": { "type": "y4msink", "params": { "path": "ours.y4m" } } },
+          "chains": [["a.video", "sh.in"], ["b.video", "sh.in1"], ["sh", "out"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stderr.contains("inserted 'auto_rotate_sh_in1' (rotate): rgba 160x120 rotated 90° → rgba 120x160 upright before 'sh.in1'"), "\(r.stderr)")
+        #expect(!r.stderr.contains("auto_rotate_sh_in'"), "\(r.stderr)")
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/rot.mp4", "-f", "yuv4mpegpipe", dir + "/theirs.y4m"])
+        let o = try CLI.probe(dir + "/ours.y4m", "width,height"), t = try CLI.probe(dir + "/theirs.y4m", "width,height")
+        #expect(o == t && t["width"] == "120", "ours \(o), ffmpeg's \(t)")
+        let psnr = try Self.minimumPSNR(dir + "/ours.y4m", dir + "/theirs.y4m")
+        #expect(psnr > 35, "PSNR against ffmpeg's autorotated frames: \(psnr) dB at the least")
+
+        let one = CLI.writeGraph("""
+        { "nodes": { "b": { "type": "filesrc", "params": { "path": "rot.mp4" } },
+                     "sh": { "type": "shader", "params": { "source": "varying highp vec2 textureCoordinate; uniform sampler2D inputImageTexture; void main() { gl_FragColor = texture2D(inputImageTexture, textureCoordinate).bgra; }" } },
+                     "out": { "type": "y4msink", "params": { "path": "one.y4m" } } },
+          "chains": [["b.video", "sh"], ["sh", "out"]] }
+        """, in: dir, name: "one.json")
+        let v = try CLI.mediagraph("validate", one)
+        #expect(v.status == 0, "\(v.stderr)")
+        #expect(!(v.out + v.stderr).contains("auto_rotate_sh"), "a one-input shader turned its input: \(v.out)\(v.stderr)")
+        // y4m has no place for a rotation: the sink turns the frames upright, as ffmpeg does
+        #expect((v.out + v.stderr).contains("inserted 'auto_rotate_out_in' (rotate)"), "\(v.out)\(v.stderr)")
+        #expect(try CLI.mediagraph("run", one).status == 0)
+        #expect(try CLI.probe(dir + "/one.y4m", "width,height") == ["width": "120", "height": "160"])
+    }
+
     /// Pictures carry no display rotation: imageseqsink, gif and webp turn a rotated stream
     /// upright, as ffmpeg's autorotate does when it writes pictures or a GIF.
     @Test func pictureSinksWriteUprightFrames() throws {

@@ -200,4 +200,30 @@ import Testing
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("edge 'b.out' → 'm.in1': output 'out' of 'b' (sine) carries raw audio, but input 'in1' of 'm' (frei0r.screen) takes raw video"), "\(bad.stderr)")
     }
+
+    /// A rotated input is turned upright before it is mixed, as ffmpeg autorotates every input:
+    /// addition onto black shows the phone clip as ffmpeg's autorotated decode (through rgba
+    /// and back, about 40 dB; mixed sideways and scaled to fit it would be far off).
+    @Test(.enabled(if: available))
+    func aRotatedInputIsMixedUpright() throws {
+        let dir = Tool.tempDir()
+        for args in [["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-t", "0.4", "-c:v", "libx264", "-pix_fmt", "yuv420p", "plain.mp4"],
+                     ["-i", "plain.mp4", "-c", "copy", "-metadata:s:v:0", "rotate=90", "rot.mp4"],
+                     ["-f", "lavfi", "-i", "color=black:size=120x160:rate=25", "-t", "0.4", "-c:v", "libx264", "-pix_fmt", "yuv420p", "black.mp4"]] {
+            let r = try Tool.run("ffmpeg", ["-v", "error", "-y"] + args, cwd: dir)
+            #expect(r.status == 0, "ffmpeg: \(r.stderr)")
+        }
+        Tool.write("""
+        { "nodes": { "a": { "type": "filesrc", "params": { "path": "\(dir)/black.mp4" } }, "b": { "type": "filesrc", "params": { "path": "\(dir)/rot.mp4" } },
+                     "m": { "type": "frei0r.addition" }, "o": { "type": "y4msink", "params": { "path": "\(dir)/ours.y4m" } } },
+          "chains": [["a.video", "m.in"], ["b.video", "m.in1"], ["m", "o"]] }
+        """, to: dir + "/g.json")
+        let r = try Tool.mediagraph(["run", dir + "/g.json"])
+        #expect(r.status == 0, "mediagraph: \(r.stderr)")
+        #expect(r.stderr.contains("inserted 'auto_rotate_m_in1' (rotate)") && !r.stderr.contains("auto_rotate_m_in'"), "\(r.stderr)")
+        try Tool.run("ffmpeg", ["-v", "error", "-y", "-i", "rot.mp4", "-f", "yuv4mpegpipe", "theirs.y4m"], cwd: dir)
+        let psnr = try Tool.run("ffmpeg", ["-i", "ours.y4m", "-i", "theirs.y4m", "-lavfi", "[0:v][1:v]psnr", "-f", "null", "-"], cwd: dir).stderr
+        let least = psnr.range(of: "min:").flatMap { Double(psnr[$0.upperBound...].prefix { "0123456789.inf".contains($0) }) } ?? 0
+        #expect(least > 35, "PSNR against ffmpeg's autorotated frames: \(least) dB at the least (\(psnr.suffix(200)))")
+    }
 }

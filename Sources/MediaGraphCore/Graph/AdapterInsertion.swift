@@ -157,6 +157,19 @@ extension GraphInstantiation {
                               _ inputs: inout [(from: (node: Int, port: Int), format: MediaFormat)]) -> Bool {
         var first: [Bool: (port: String, shape: FormatShape)] = [:]
         var ok = true
+        if matching.contains(.videoUpright) && inputs.count(where: { $0.format.video != nil }) > 1 {
+            for k in inputs.indices where (inputs[k].format.video?.rotation ?? 0) != 0 {
+                do {
+                    inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: FormatShape(rotation: 0),
+                                            before: "\(p.id).\(incoming[k].input)")
+                } catch {
+                    let message = (error as? AdaptFailure)?.message ?? "\(error)"
+                    problems.append(.error("node '\(p.id)' (\(p.info.name)): input '\(incoming[k].input)' gets \(inputs[k].format), which must be turned upright to be combined with the other inputs: \(message)",
+                                           node: p.id, port: incoming[k].input, file: file, at: incoming[k].location))
+                    ok = false
+                }
+            }
+        }
         // the first of a family is the one numbered lowest (`video` before `video1`), whatever
         // the order of the edges in the file
         func number(_ port: String) -> Int { Int(String(port.reversed().prefix { $0.isNumber }.reversed())) ?? 0 }

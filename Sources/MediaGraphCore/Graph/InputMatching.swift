@@ -17,6 +17,12 @@ public struct InputMatching: OptionSet, Sendable, Hashable {
     /// Every raw video input gets the width and pixel format of the first; its height follows
     /// its own aspect ratio (one above another).
     public static let videoWidth = InputMatching(rawValue: 8)
+    /// When the node has two or more video inputs, each one with a display rotation is turned
+    /// upright first (an inserted `rotate`), before any size is matched: ffmpeg autorotates
+    /// every input before its filters, so nodes that combine videos (concat, stack, overlay,
+    /// transition, multi-input shaders, mixer plugins) must not show one input turned by
+    /// another's rotation. A node with one video input keeps its rotation as metadata.
+    public static let videoUpright = InputMatching(rawValue: 16)
 }
 
 /// The shape an input must have (`InputMatching`): the parts of a format an inserted adapter

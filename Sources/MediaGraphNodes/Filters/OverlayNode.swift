@@ -42,7 +42,7 @@ public final class OverlayNode: RegisteredNode, SynchronizedVideoNode {
         outputs: [PortSpec("out", .video(OverlayKernel.mainFormats), doc: "main's format, size and times")],
         params: ParamSpec.list([xParam, yParam, anchorParam, marginParam, widthParam, heightParam, scaleParam, alphaParam] + SyncParams.all))
         // both pictures upright, as ffmpeg autorotates its inputs: a logo is placed on what is shown
-        info.inputShape = RotateNode.uprightInputs
+        info.matchedInputs = [.videoUpright]
         return info
     }()
     static let xParam = Param<Int?>("x", -65536...65536, doc: "left edge of the overlay in main's pixels (negative: cut off at the left); with y, instead of anchor")

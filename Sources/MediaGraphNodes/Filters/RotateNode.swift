@@ -25,10 +25,10 @@ public final class RotateNode: RegisteredNode, VideoNode {
         return ["degrees": .string("auto", nil)]
     })
 
-    /// For nodes that combine videos (concat, stack, overlay, transition): an input with a
-    /// display rotation must be turned upright first, as ffmpeg autorotates every input before
-    /// its filters; the graph inserts a `rotate` (shown by `validate`), and the output carries
-    /// no rotation, so no input is shown turned by another's.
+    /// For sinks that write pictures or raw frames (which carry no display rotation): an input with one is
+    /// turned upright first, as ffmpeg autorotates before it writes pictures; the graph inserts a
+    /// `rotate` (shown by `validate`). Nodes that combine videos ask for the same through
+    /// `InputMatching.videoUpright`, which leaves a lone input's rotation as metadata.
     public static let uprightInputs: @Sendable (_ input: String, _ format: MediaFormat) -> FormatShape? = { _, format in
         guard let v = format.video, v.rotation != 0 else { return nil }
         return FormatShape(rotation: 0)

@@ -7,12 +7,17 @@ import MediaGraphShader
 /// `3`, … takes one input per texture (`in`, `in1`, `in2`, …), aligned by time by the engine's
 /// synchroniser (Docs/multi-input.md).
 public final class ShaderFilter: RegisteredNode, SynchronizedVideoNode {
-    public static let typeInfo = NodeTypeInfo(
-        name: "shader", doc: "Runs a GLSL ES 1.00 fragment shader (GPUImage style) on the CPU, compiled to SIMD row kernels; inputImageTexture2, 3, … come from inputs in1, in2, ….",
-        category: .filter,
-        inputs: [PortSpec("in", .video([.rgba]), doc: "rgba video (converted upstream when needed): in is inputImageTexture, in1 inputImageTexture2, in2 inputImageTexture3, …", repeatable: true)],
-        outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video of the first input's size, alpha from gl_FragColor.a")],
-        params: ParamSpec.list([fileParam, sourceParam, uniformsParam, KernelFilter.threadsParam] + SyncParams.all))
+    public static let typeInfo: NodeTypeInfo = {
+        var info = NodeTypeInfo(
+            name: "shader", doc: "Runs a GLSL ES 1.00 fragment shader (GPUImage style) on the CPU, compiled to SIMD row kernels; inputImageTexture2, 3, … come from inputs in1, in2, ….",
+            category: .filter,
+            inputs: [PortSpec("in", .video([.rgba]), doc: "rgba video (converted upstream when needed): in is inputImageTexture, in1 inputImageTexture2, in2 inputImageTexture3, …; with two or more, each is turned upright first", repeatable: true)],
+            outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video of the first input's size, alpha from gl_FragColor.a")],
+            params: ParamSpec.list([fileParam, sourceParam, uniformsParam, KernelFilter.threadsParam] + SyncParams.all))
+        // textures of several inputs meet in one picture: each upright, as ffmpeg autorotates
+        info.matchedInputs = [.videoUpright]
+        return info
+    }()
     static let fileParam = Param<String?>.path("file", role: .input, doc: "shader source file (.glsl)")
     static let sourceParam = Param<String?>("source", doc: "shader source inline (instead of file)")
     static let uniformsParam = Param<JSONValue?>(

@@ -18,13 +18,12 @@ public final class StackNode: RegisteredNode, SynchronizedVideoNode {
         // what the inputs must share depends on the layout: the graph inserts what makes them
         info.matchedInputsFor = { params in
             switch params[StackNode.layoutParam] {
-            case .horizontal: return [.videoHeight]
-            case .vertical: return [.videoWidth]
-            case .grid: return [.videoGeometry]
+            // each input upright before the sizes are matched (ffmpeg autorotates hstack's inputs)
+            case .horizontal: return [.videoHeight, .videoUpright]
+            case .vertical: return [.videoWidth, .videoUpright]
+            case .grid: return [.videoGeometry, .videoUpright]
             }
         }
-        // each input upright before the sizes are matched (ffmpeg autorotates hstack's inputs)
-        info.inputShape = RotateNode.uprightInputs
         return info
     }()
     static let layoutParam = Param<StackLayout>("layout", default: .horizontal, doc: "horizontal (one row, equal heights), vertical (one column, equal widths), grid (rows of `columns` cells of the first input's size)")

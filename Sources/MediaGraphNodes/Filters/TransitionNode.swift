@@ -15,7 +15,7 @@ public final class TransitionNode: RegisteredNode, SynchronizedVideoNode {
         outputs: [PortSpec("out", .video([.rgba]), doc: "rgba video of the 'from' input's size")],
         params: ParamSpec.list([fileParam, sourceParam, uniformsParam, durationParam, offsetParam, KernelFilter.threadsParam] + SyncParams.all))
         // both clips upright, as ffmpeg autorotates its inputs
-        info.inputShape = RotateNode.uprightInputs
+        info.matchedInputs = [.videoUpright]
         return info
     }()
     static let fileParam = Param<String?>.path("file", role: .input, doc: "gl-transitions shader file (.glsl); default: a cross-fade")

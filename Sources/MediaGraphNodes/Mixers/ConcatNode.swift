@@ -16,10 +16,9 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
             outputs: [PortSpec("video", .anyVideo, doc: "the clips' video, one after another"),
                       PortSpec("audio", .audio(SampleFormat.allCases), doc: "the clips' audio, one after another (silence where a clip's audio is shorter than its video)")],
             params: ParamSpec.list([overlapParam, transitionFileParam, transitionUniformsParam, KernelFilter.threadsParam]))
-        info.matchedInputs = [.videoGeometry, .audioLayout]
         // each clip is shown upright before the sizes are matched, so a later upright clip is
         // not shown turned by the first one's rotation
-        info.inputShape = RotateNode.uprightInputs
+        info.matchedInputs = [.videoGeometry, .audioLayout, .videoUpright]
         return info
     }()
 

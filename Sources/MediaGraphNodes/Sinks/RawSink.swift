@@ -6,8 +6,9 @@ public final class RawSink: RegisteredNode, VideoNode {
         name: "rawsink",
         doc: "Writes headerless raw video frames (ffmpeg -f rawvideo) to a file or standard output.",
         category: .sink,
-        inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
-        params: [pathParam.spec])
+        inputs: [PortSpec("in", .anyVideo, doc: "raw video; a stream with a display rotation is turned upright first (the file has no place for it; ffmpeg autorotates too)")],
+        params: [pathParam.spec],
+        inputShape: RotateNode.uprightInputs)
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file, or \"-\" for standard output")
 
     let path: String

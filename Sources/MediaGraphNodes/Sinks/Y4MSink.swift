@@ -6,8 +6,9 @@ public final class Y4MSink: RegisteredNode, VideoNode {
         name: "y4msink",
         doc: "Writes YUV4MPEG2 to a file (appears only when complete) or standard output.",
         category: .sink,
-        inputs: [PortSpec("in", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video")],
-        params: [pathParam.spec])
+        inputs: [PortSpec("in", .video([.yuv420p, .yuv422p, .yuv444p, .gray]), doc: "raw video; a stream with a display rotation is turned upright first (the file has no place for it; ffmpeg autorotates too)")],
+        params: [pathParam.spec],
+        inputShape: RotateNode.uprightInputs)
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file, or \"-\" for standard output")
 
     let path: String
