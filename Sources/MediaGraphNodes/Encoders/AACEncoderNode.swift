@@ -28,6 +28,9 @@ public final class AACEncoderNode: RegisteredNode {
     var encoder: AACEncoder?
     var started = false
     var pointers: [UnsafePointer<Float>] = []
+    var timeline: AudioTimeline!
+    /// Zeros for the gaps `timeline` finds; made at the first gap.
+    var silenceBlock: [Float] = []
 
     public init(setup: NodeSetup) throws {
         settings = AACSettings(bitrate: setup.params[Self.bitrate])
@@ -37,6 +40,7 @@ public final class AACEncoderNode: RegisteredNode {
         guard let a = inputs[0].format.audio else { throw NodeFailure("expected raw audio, found \(inputs[0].format)") }
         try AACEncoder.validate(settings: settings, sampleRate: a.sampleRate, channels: a.channels)
         format = a
+        timeline = AudioTimeline(sampleRate: a.sampleRate)
         var decoded = a   // what decoding gives back: libavcodec's AAC decoder yields planar float
         decoded.sampleFormat = .f32planar
         outputFormat = EncodedAudioFormat(codec: .aac, raw: decoded)
@@ -44,20 +48,39 @@ public final class AACEncoderNode: RegisteredNode {
     }
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        let n = buffer.sampleCount
+        let (silence, skip) = timeline.place(pts: buffer.pts, timeBase: buffer.timeBase, count: n)
         if encoder == nil {
             // the first buffer's pts (in samples) starts the stream
-            let start = buffer.pts == SampleBuffer.noTime ? 0 : buffer.pts * Int64(format.sampleRate) * buffer.timeBase.num / buffer.timeBase.den
-            encoder = try AACEncoder(settings: settings, sampleRate: format.sampleRate, channels: format.channels, startPTS: start)
+            encoder = try AACEncoder(settings: settings, sampleRate: format.sampleRate, channels: format.channels,
+                                     startPTS: (timeline.nextSample ?? 0) - Int64(n))
         }
-        let n = buffer.sampleCount
+        if silence > 0 { try encodeSilence(silence, output: output) }
+        guard skip < n else { return }
         let packets: [EncodedPacket] = try buffer.bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!.assumingMemoryBound(to: Float.self)
             pointers.removeAll(keepingCapacity: true)
-            for c in 0..<format.channels { pointers.append(UnsafePointer(base + c * n)) }
-            return try encoder!.encode(pointers, count: n)
+            for c in 0..<format.channels { pointers.append(UnsafePointer(base + c * n + skip)) }
+            return try encoder!.encode(pointers, count: n - skip)
         }
         try emit(packets, output: output)
     }
+
+    /// Encodes `count` samples of silence (a gap in the input's times), a block at a time.
+    private func encodeSilence(_ count: Int64, output: NodeOutput) throws {
+        if silenceBlock.isEmpty { silenceBlock = [Float](repeating: 0, count: 4096) }
+        var left = count
+        try silenceBlock.withUnsafeBufferPointer { zeros in
+            let planes = [UnsafePointer<Float>](repeating: zeros.baseAddress!, count: format.channels)
+            while left > 0 {
+                let n = Int(min(left, Int64(zeros.count)))
+                try emit(encoder!.encode(planes, count: n), output: output)
+                left -= Int64(n)
+            }
+        }
+    }
+
+    public var runWarnings: [String] { timeline.warnings }
 
     public func finish(output: NodeOutput) throws {
         guard let encoder else { return }
