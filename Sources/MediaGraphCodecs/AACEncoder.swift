@@ -53,12 +53,21 @@ public final class AACEncoder {
     private var samplesIn: Int64 = 0
     private var flushed = false
 
-    public static func validate(settings: AACSettings, sampleRate: Int, channels: Int) throws {
+    /// Whether these settings can encode audio of this rate, channel count and layout (a layout
+    /// other than the channel count's default is opened once to ask libavcodec, which codes the
+    /// layouts AAC has no number for in a program config element).
+    public static func validate(settings: AACSettings, sampleRate: Int, channels: Int, layout: ChannelLayout = .unspecified) throws {
         try settings.validate(sampleRate: sampleRate, channels: channels)
+        if layout.mask != 0 && layout.mask.nonzeroBitCount == channels {
+            _ = try AACEncoder(settings: settings, sampleRate: sampleRate, channels: channels, layout: layout)
+        }
     }
 
-    /// - Parameter startPTS: the pts (in samples) of the first input sample.
-    public init(settings: AACSettings, sampleRate: Int, channels: Int, startPTS: Int64 = 0) throws {
+    /// - Parameters:
+    ///   - layout: which loudspeaker each channel feeds; unspecified: the default order for
+    ///     `channels` (5.1 for six).
+    ///   - startPTS: the pts (in samples) of the first input sample.
+    public init(settings: AACSettings, sampleRate: Int, channels: Int, layout: ChannelLayout = .unspecified, startPTS: Int64 = 0) throws {
         try settings.validate(sampleRate: sampleRate, channels: channels)
         LibraryLog.install()
         self.settings = settings
@@ -74,15 +83,16 @@ public final class AACEncoder {
         context = ctx
         ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         ctx.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_default(&ctx.pointee.ch_layout, Int32(channels))
+        LibavFormats.setChannelLayout(&ctx.pointee.ch_layout, layout, channels: channels)
         ctx.pointee.bit_rate = Int64(settings.bitrate) * 1000
         ctx.pointee.time_base = AVRational(num: 1, den: Int32(sampleRate))
         ctx.pointee.profile = FF_PROFILE_AAC_LOW
         ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER  // the AudioSpecificConfig at open
         let opened = avcodec_open2(ctx, codec, nil)
         guard opened >= 0 else {
+            let what = layout.mask != 0 ? " for \(channels) channels laid out \(layout) (a resample node with 'layout' can remix them)" : ""
             throw CodecError(.openFailed, component: "aac",
-                             message: LibraryLog.message("aac refused to open", code: opened, context: UnsafeMutableRawPointer(ctx)))
+                             message: LibraryLog.message("aac refused to open\(what)", code: opened, context: UnsafeMutableRawPointer(ctx)))
         }
         frameSize = Int(ctx.pointee.frame_size > 0 ? ctx.pointee.frame_size : 1024)
         primingSamples = Int(ctx.pointee.initial_padding)

@@ -108,6 +108,8 @@ public final class ADTSReader {
 public final class ADTSWriter {
     private let file: OutputFile
     private let fixed: (UInt8, UInt8, UInt8)
+    /// The program config element the first frame carries (channel configuration 0), then empty.
+    private var programConfig: [UInt8] = []
 
     public init(path: String, configuration: AACConfiguration) throws {
         let asc = configuration.audioSpecificConfig
@@ -122,16 +124,25 @@ public final class ADTSWriter {
             throw MP4MuxerError.invalidOption("AudioSpecificConfig with frequency index \(sfIndex) / \(channels) channels cannot be written as ADTS")
         }
         fixed = (0xF1, UInt8((objectType - 1) << 6 | sfIndex << 2 | channels >> 2), UInt8((channels & 3) << 6))
+        if channels == 0 {
+            do { programConfig = try ADTSProgramConfig.element(fromAudioSpecificConfig: asc) } catch {
+                throw MP4MuxerError.invalidOption("AudioSpecificConfig of channel configuration 0 ends inside its program config element (\(asc.count) bytes)")
+            }
+        }
         do { file = try OutputFile(path: path) } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
     }
 
     public func write(_ frame: [UInt8]) throws {
-        let length = frame.count + 7
+        let length = frame.count + programConfig.count + 7
         guard length < 1 << 13 else { throw MP4MuxerError.invalidOption("AAC frame of \(frame.count) bytes is too long for ADTS") }
         let header: [UInt8] = [0xFF, fixed.0, fixed.1, fixed.2 | UInt8(length >> 11),
                                UInt8((length >> 3) & 0xFF), UInt8((length & 7) << 5 | 0x1F), 0xFC]
         do {
             try file.write(header)
+            if !programConfig.isEmpty {
+                try file.write(programConfig)
+                programConfig = []
+            }
             try file.write(frame)
         } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
     }

@@ -38,7 +38,7 @@ public final class AACEncoderNode: RegisteredNode {
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard let a = inputs[0].format.audio else { throw NodeFailure("expected raw audio, found \(inputs[0].format)") }
-        try AACEncoder.validate(settings: settings, sampleRate: a.sampleRate, channels: a.channels)
+        try AACEncoder.validate(settings: settings, sampleRate: a.sampleRate, channels: a.channels, layout: a.channelLayout)
         format = a
         timeline = AudioTimeline(sampleRate: a.sampleRate)
         var decoded = a   // what decoding gives back: libavcodec's AAC decoder yields planar float
@@ -53,7 +53,7 @@ public final class AACEncoderNode: RegisteredNode {
         if encoder == nil {
             // the first buffer's pts (in samples) starts the stream
             encoder = try AACEncoder(settings: settings, sampleRate: format.sampleRate, channels: format.channels,
-                                     startPTS: (timeline.nextSample ?? 0) - Int64(n))
+                                     layout: format.channelLayout, startPTS: (timeline.nextSample ?? 0) - Int64(n))
         }
         if silence > 0 { try encodeSilence(silence, output: output) }
         guard skip < n else { return }
