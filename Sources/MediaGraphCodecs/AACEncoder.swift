@@ -21,7 +21,11 @@ public struct AACSettings: Hashable, Sendable {
     public func validate(sampleRate: Int, channels: Int) throws {
         let check = SettingChecks(component: "aac")
         try check.range("bitrate", bitrate, 8...1536)
-        try check.range("channels", channels, 1...8)
+        // the channels come from the input, not a param: say so, and how to mix them down
+        guard (1...16).contains(channels) else {
+            throw CodecError(.invalidSetting, component: "aac",
+                             message: "the input has \(channels) channels; AAC codes 1…16 (put a 'resample' with 'layout', such as \"7.1\" or \"stereo\", in front to mix them down)")
+        }
         guard Self.sampleRates.contains(sampleRate) else {
             throw CodecError.setting("aac", "sample rate",
                                      expected: "one of \(Self.sampleRates.map(String.init).joined(separator: ", "))",
@@ -58,7 +62,7 @@ public final class AACEncoder {
     /// layouts AAC has no number for in a program config element).
     public static func validate(settings: AACSettings, sampleRate: Int, channels: Int, layout: ChannelLayout = .unspecified) throws {
         try settings.validate(sampleRate: sampleRate, channels: channels)
-        if layout.mask != 0 && layout.mask.nonzeroBitCount == channels {
+        if (layout.mask != 0 && layout.mask.nonzeroBitCount == channels) || channels > 8 {
             _ = try AACEncoder(settings: settings, sampleRate: sampleRate, channels: channels, layout: layout)
         }
     }
@@ -90,7 +94,8 @@ public final class AACEncoder {
         ctx.pointee.flags |= AV_CODEC_FLAG_GLOBAL_HEADER  // the AudioSpecificConfig at open
         let opened = avcodec_open2(ctx, codec, nil)
         guard opened >= 0 else {
-            let what = layout.mask != 0 ? " for \(channels) channels laid out \(layout) (a resample node with 'layout' can remix them)" : ""
+            let what = layout.mask != 0 || channels > 8
+                ? " for \(channels) channels \(layout.mask != 0 ? "laid out \(layout)" : "in no named layout") (a 'resample' with 'layout', such as \"7.1\" or \"stereo\", in front can mix them down)" : ""
             throw CodecError(.openFailed, component: "aac",
                              message: LibraryLog.message("aac refused to open\(what)", code: opened, context: UnsafeMutableRawPointer(ctx)))
         }

@@ -15,12 +15,12 @@ import Testing
             .compactMap { Double($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
     }
 
-    @Test(arguments: ["hexagonal", "quad", "3.1"])
+    @Test(arguments: ["hexagonal", "quad", "3.1", "hexadecagonal"])
     func everyChannelStaysOnItsLoudspeaker(layout: String) throws {
         let dir = CLI.tempDir()
-        let count = ["hexagonal": 6, "quad": 4, "3.1": 4][layout]!
-        // channel k at 0.1 × (k + 1) of one tone, so a channel moved or dropped shows in its level
-        let pan = (0..<count).map { "c\($0)=\(Double($0 + 1) / 10)*c0" }.joined(separator: "|")
+        let count = ["hexagonal": 6, "quad": 4, "3.1": 4, "hexadecagonal": 16][layout]!
+        // channel k at (k + 1) / 20 of one tone, so a channel moved or dropped shows in its level
+        let pan = (0..<count).map { "c\($0)=\(Double($0 + 1) / 20)*c0" }.joined(separator: "|")
         try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2:sample_rate=48000",
                                "-af", "pan=\(layout)|\(pan)", "-c:a", "pcm_s16le", dir + "/in.wav"])
         let g = CLI.writeGraph("""

@@ -106,7 +106,11 @@ func expectMessage(_ expected: String, sourceLocation: Testing.SourceLocation = 
         expectMessage("aac: param 'bitrate': expected a value in 8...1536, found 4") {
             try AACEncoder.validate(settings: AACSettings(bitrate: 4), sampleRate: 48000, channels: 2)
         }
-        expectMessage("aac: param 'channels': expected a value in 1...8, found 9") {
+        expectMessage("aac: the input has 17 channels; AAC codes 1…16 (put a 'resample' with 'layout', such as \"7.1\" or \"stereo\", in front to mix them down)") {
+            try AACEncoder.validate(settings: AACSettings(), sampleRate: 48000, channels: 17)
+        }
+        // 9 channels in no named layout: libavcodec has no program config for them
+        expectMessage("aac: aac refused to open for 9 channels in no named layout (a 'resample' with 'layout', such as \"7.1\" or \"stereo\", in front can mix them down): Unsupported channel layout \"9 channels\" (Invalid argument)") {
             try AACEncoder.validate(settings: AACSettings(), sampleRate: 48000, channels: 9)
         }
     }
