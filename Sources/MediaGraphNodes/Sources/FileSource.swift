@@ -385,7 +385,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     func readFailed(_ message: String) throws {
         consecutiveReadErrors += 1
         if !skipErrors || consecutiveReadErrors > 100 {
-            throw NodeFailure("reading '\(path)' failed \(whereReached(message)): \(message)")
+            throw NodeFailure("reading '\(path)' failed \(whereReached(message)): \(message)"
+                              + (skipErrors ? "" : "; with 'errors' set to 'skip', what can be read is kept and the run goes on"))
         }
         readErrorsSkipped += 1
     }
@@ -397,7 +398,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         guard !messages.isEmpty, !stop.isSet else { return }
         let text = messages.joined(separator: "; ")
         if !skipErrors {
-            throw NodeFailure("'\(path)' is truncated or damaged: it ends \(whereReached(text)): \(text)")
+            throw NodeFailure("'\(path)' is truncated or damaged: it ends \(whereReached(text)): \(text); with 'errors' set to 'skip', what it holds is kept and the run goes on")
         }
         readErrorsSkipped += 1
     }
