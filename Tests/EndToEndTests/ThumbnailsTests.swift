@@ -44,6 +44,14 @@ import Testing
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10:duration=1", dir + "/v.mp4"])
         let c = try CLI.run(CLI.binary, ["thumbnails", "v.mp4", "-n", "3", "-o", "same.jpg"], cwd: dir)
         #expect(c.status == 2 && c.stderr.contains("output 'same.jpg' has no %d or %t field"), "\(c.stderr)")
+        // a raw H.264 stream has no duration: the error names a way out, and that way works
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=10:duration=1", dir + "/raw.h264"])
+        let d = try CLI.run(CLI.binary, ["thumbnails", "raw.h264", "-n", "3", "-o", "t-%d.jpg"], cwd: dir)
+        #expect(d.status == 1 && d.stderr.contains("a raw H.264 or HEVC stream carries no duration: put it in an MP4 first, e.g. `mediagraph run Graphs/remux-h264.json"), "\(d.stderr)")
+        let remux = try CLI.run(CLI.binary, ["run", "-q", CLI.root + "/Graphs/remux-h264.json", "--set", "in.path=raw.h264", "--set", "mux.path=clip.mp4"], cwd: dir)
+        #expect(remux.status == 0, "\(remux.stderr)")
+        let e = try CLI.run(CLI.binary, ["thumbnails", "clip.mp4", "-n", "3", "-o", "t-%d.jpg"], cwd: dir)
+        #expect(e.status == 0 && FileManager.default.fileExists(atPath: dir + "/t-3.jpg"), "\(e.stderr)")
     }
 
     /// Where every frame is rejected, the least bad is taken and the line says why, with the

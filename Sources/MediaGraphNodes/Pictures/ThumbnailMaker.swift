@@ -28,7 +28,7 @@ public enum ThumbnailMaker {
             throw NodeFailure("thumbnails: '\(file)' has no video stream")
         }
         guard let duration = demuxer.container.duration ?? info.duration.map({ Int64(Double($0) * info.timeBase.doubleValue * 1e6) }), duration > 0 else {
-            throw NodeFailure("thumbnails: '\(file)' does not say how long it is, so points cannot be spread over it")
+            throw NodeFailure("thumbnails: '\(file)' does not say how long it is, so points cannot be spread over it (a raw H.264 or HEVC stream carries no duration: put it in an MP4 first, e.g. `mediagraph run Graphs/remux-h264.json --set in.path=… --set mux.path=clip.mp4`, or take pictures while it plays with the `snapshot` node, Docs/pictures.md)")
         }
         demuxer.select([info.index])
         let start = demuxer.container.startTime ?? 0
