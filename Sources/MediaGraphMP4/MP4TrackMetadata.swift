@@ -18,21 +18,24 @@ public struct MP4TrackMetadata: Sendable, Equatable {
     /// Clockwise display rotation in degrees (0, 90, 180, 270); nil is 0. The muxer's
     /// `MP4MuxerOptions.rotation`, when set, overrides it.
     public var rotation: Int?
+    /// The matrix also mirrors (`VideoFormat.mirrored`): its second row is negated.
+    public var mirrored: Bool
 
     public init(language: String? = nil, creationTime: Int64? = nil, colour: MP4Colour? = nil,
-                sampleAspect: Rational? = nil, rotation: Int? = nil) {
+                sampleAspect: Rational? = nil, rotation: Int? = nil, mirrored: Bool = false) {
         self.language = language
         self.creationTime = creationTime
         self.colour = colour
         self.sampleAspect = sampleAspect
         self.rotation = rotation
+        self.mirrored = mirrored
     }
 
     /// What a raw video format says: colour when any of range, matrix, primaries and transfer is
     /// specified, aspect, rotation, language and creation time.
     public init(video f: VideoFormat) {
         self.init(language: f.tags.language, creationTime: f.tags.creationTime, colour: MP4Colour(f),
-                  sampleAspect: f.sampleAspect, rotation: f.rotation)
+                  sampleAspect: f.sampleAspect, rotation: f.rotation, mirrored: f.mirrored)
     }
 
     /// What a raw audio format says: language and creation time.

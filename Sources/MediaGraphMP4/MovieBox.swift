@@ -98,7 +98,7 @@ enum MovieBox {
                 w.u16(d.isVideo ? 0 : 1) // alternate_group
                 w.u16(d.isVideo ? 0 : 0x0100) // volume
                 w.u16(0)
-                matrix(&w, rotation: rotation, width: d.width, height: d.height)
+                matrix(&w, rotation: rotation, mirrored: d.isVideo && d.metadata.mirrored, width: d.width, height: d.height)
                 w.u32(displayWidth(d))
                 w.u32(UInt32(d.height) << 16)
             }
@@ -237,8 +237,9 @@ enum MovieBox {
     }
 
     /// The display matrix for a rotation in `VideoFormat.rotation`'s convention, as ffmpeg writes it for its `rotate` tag
-    /// (rotation only; players place the rotated picture themselves).
-    static func matrix(_ w: inout ByteWriter, rotation: Int, width: Int, height: Int) {
+    /// (rotation only; players place the rotated picture themselves); `mirrored` negates the
+    /// second row, as the source's matrix had it (`VideoFormat.mirrored`).
+    static func matrix(_ w: inout ByteWriter, rotation: Int, mirrored: Bool = false, width: Int, height: Int) {
         let (a, b, c, d): (Int32, Int32, Int32, Int32)
         switch rotation {
         case 90: (a, b, c, d) = (0, -1, 1, 0)
@@ -246,8 +247,9 @@ enum MovieBox {
         case 270: (a, b, c, d) = (0, 1, -1, 0)
         default: (a, b, c, d) = (1, 0, 0, 1)
         }
+        let flip: Int32 = mirrored ? -1 : 1
         w.i32(a << 16); w.i32(b << 16); w.u32(0)
-        w.i32(c << 16); w.i32(d << 16); w.u32(0)
+        w.i32(flip * c << 16); w.i32(flip * d << 16); w.u32(0)
         w.u32(0); w.u32(0); w.u32(0x4000_0000)
     }
 }

@@ -106,7 +106,7 @@ public struct StreamInfo: Sendable {
     /// Clockwise degrees to turn the picture for display (0, 90, 180, 270), from the display
     /// matrix; nil without one.
     public var rotation: Int?
-    /// The display matrix also mirrors the picture (not applied by MediaGraph).
+    /// The display matrix also mirrors the picture (kept as metadata, not applied to pixels).
     public var isMirrored = false
     /// Frames a decoder holds back for reordering (B-frames), from the codec parameters.
     public var videoDelay = 0
@@ -158,9 +158,11 @@ public struct StreamInfo: Sendable {
     /// What decoding this video stream yields: size, pixel format, colour, aspect, rotation,
     /// tags, with the stream's time base.
     public var videoFormat: VideoFormat {
-        VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRate: frameRate,
-                    range: range, matrix: matrix, color: color, sampleAspect: sampleAspect, rotation: rotation ?? 0,
-                    tags: streamTags, timeBase: timeBase)
+        var f = VideoFormat(pixelFormat: pixelFormat, width: width, height: height, frameRate: frameRate,
+                            range: range, matrix: matrix, color: color, sampleAspect: sampleAspect, rotation: rotation ?? 0,
+                            tags: streamTags, timeBase: timeBase)
+        f.mirrored = isMirrored
+        return f
     }
 
     /// What decoding this audio stream yields.

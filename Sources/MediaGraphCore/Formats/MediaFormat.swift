@@ -19,6 +19,11 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// `rotation`, what ffmpeg 5.1's `rotate` tag writes), by which a player turns the picture
     /// counterclockwise: ffmpeg's autorotate undoes 90 with `transpose=cclock` (`RotateNode`).
     public var rotation: Int
+    /// The display matrix also mirrors the picture: its first row is `rotation`'s and its
+    /// second row is negated (the determinant is −1), as a file's matrix says it. Kept so an
+    /// MP4 written from the stream shows it as the source does; `rotate` does not undo it (its
+    /// turned frames carry none).
+    public var mirrored: Bool = false
     public var tags: StreamTags
 
     public init(pixelFormat: PixelFormat, width: Int, height: Int, frameRate: Rational = Rational(25, 1),
@@ -53,6 +58,7 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
         if !c.isEmpty { s += " " + c }
         if f.sampleAspect != Rational(1, 1) && f.sampleAspect.num > 0 { s += " sar \(f.sampleAspect.num):\(f.sampleAspect.den)" }
         if f.rotation != 0 { s += " rotated \(f.rotation)°" }
+        if f.mirrored { s += " mirrored" }
         if let l = f.tags.language { s += " [\(l)]" }
         return s
     }

@@ -38,6 +38,9 @@ final class QuarterTurn {
         (out.width, out.height) = kernel.turnedSize(width: source.width, height: source.height)
         // the display rotation (counterclockwise) still owed after a clockwise turn
         out.rotation = (source.rotation + kernel.degrees) % 360
+        // a mirroring matrix is not undone by a turn, and what is left of it after one is not
+        // the same mirror: the turned frames carry none (Docs/filters.md)
+        out.mirrored = false
         // a quarter turn swaps what a pixel's width and height are
         if kernel.degrees != 180 && source.sampleAspect.num > 0 && source.sampleAspect.den > 0 {
             out.sampleAspect = Rational(source.sampleAspect.den, source.sampleAspect.num)
