@@ -157,17 +157,20 @@ extension GraphInstantiation {
                               _ inputs: inout [(from: (node: Int, port: Int), format: MediaFormat)]) -> Bool {
         var first: [Bool: (port: String, shape: FormatShape)] = [:]
         var ok = true
+        /// Reshapes input `k`; on failure records an error that says why it needed `shape`.
+        func reshapeInput(_ k: Int, to shape: FormatShape, because reason: String) {
+            do {
+                inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: shape, before: "\(p.id).\(incoming[k].input)")
+            } catch {
+                let message = (error as? AdaptFailure)?.message ?? "\(error)"
+                problems.append(.error("node '\(p.id)' (\(p.info.name)): input '\(incoming[k].input)' gets \(inputs[k].format)\(reason): \(message)",
+                                       node: p.id, port: incoming[k].input, file: file, at: incoming[k].location))
+                ok = false
+            }
+        }
         if matching.contains(.videoUpright) && inputs.count(where: { $0.format.video != nil }) > 1 {
             for k in inputs.indices where (inputs[k].format.video?.rotation ?? 0) != 0 {
-                do {
-                    inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: FormatShape(rotation: 0),
-                                            before: "\(p.id).\(incoming[k].input)")
-                } catch {
-                    let message = (error as? AdaptFailure)?.message ?? "\(error)"
-                    problems.append(.error("node '\(p.id)' (\(p.info.name)): input '\(incoming[k].input)' gets \(inputs[k].format), which must be turned upright to be combined with the other inputs: \(message)",
-                                           node: p.id, port: incoming[k].input, file: file, at: incoming[k].location))
-                    ok = false
-                }
+                reshapeInput(k, to: FormatShape(rotation: 0), because: ", which must be turned upright to be combined with the other inputs")
             }
         }
         // the first of a family is the one numbered lowest (`video` before `video1`), whatever
@@ -179,15 +182,7 @@ extension GraphInstantiation {
                 first[shape.isVideoShape] = (incoming[k].input, shape)
                 continue
             }
-            do {
-                inputs[k] = try reshape(from: inputs[k].from, format: inputs[k].format, to: target.shape.completed(for: inputs[k].format),
-                                        before: "\(p.id).\(incoming[k].input)")
-            } catch {
-                let message = (error as? AdaptFailure)?.message ?? "\(error)"
-                problems.append(.error("node '\(p.id)' (\(p.info.name)): input '\(incoming[k].input)' gets \(inputs[k].format) but input '\(target.port)' gets \(target.shape): \(message)",
-                                       node: p.id, port: incoming[k].input, file: file, at: incoming[k].location))
-                ok = false
-            }
+            reshapeInput(k, to: target.shape.completed(for: inputs[k].format), because: " but input '\(target.port)' gets \(target.shape)")
         }
         return ok
     }
