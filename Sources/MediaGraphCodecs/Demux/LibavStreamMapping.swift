@@ -158,7 +158,9 @@ enum LibavStreamMapping {
 }
 
 /// MediaGraph's pixel format for a libavutil one: the same when MediaGraph has it, else the
-/// nearest of the same chroma layout (8 or 10 bits), which the decoder converts to.
+/// nearest of the same chroma layout (8 or 10 bits), which the decoder converts to. Paletted
+/// formats (pal8: one byte of index, the palette of 256 ARGB words in data[1]) are colour with
+/// alpha, whatever their one component says: they decode to rgba, the palette expanded.
 enum PixelFormatMapping {
     struct Result {
         var format: PixelFormat
@@ -166,6 +168,14 @@ enum PixelFormatMapping {
         var depth: Int
         /// The JPEG `yuvj…` formats are full-range by definition.
         var impliesFullRange: Bool
+    }
+
+    /// Whether libavutil's format of this name keeps a palette in data[1] (pal8).
+    static func isPaletted(_ name: String?) -> Bool {
+        guard let name else { return false }
+        let av = av_get_pix_fmt(name)
+        guard av != AV_PIX_FMT_NONE, let desc = av_pix_fmt_desc_get(av) else { return false }
+        return desc.pointee.flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0
     }
 
     static func map(_ raw: Int32) -> Result {
@@ -180,7 +190,7 @@ enum PixelFormatMapping {
         let flags = desc.pointee.flags
         let components = Int(desc.pointee.nb_components)
         let format: PixelFormat
-        if flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 {
+        if flags & UInt64(AV_PIX_FMT_FLAG_RGB) != 0 || flags & UInt64(AV_PIX_FMT_FLAG_PAL) != 0 {
             format = .rgba
         } else if components <= 2 {
             format = .gray
