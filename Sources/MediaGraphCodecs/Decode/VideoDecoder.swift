@@ -161,11 +161,17 @@ public final class VideoDecoder {
         }
         // read in place: a demuxed packet's bytes are libavformat's buffer, not copied until here
         try packet.withUnsafeBytes {
-            try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.flags.contains(.keyFrame))
+            try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.flags.contains(.keyFrame),
+                     palette: packet.metadata.palette)
         }
     }
 
-    public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64, keyFrame: Bool) throws {
+    /// - Parameter palette: a paletted codec's palette from this packet on, where the container
+    ///   gives it apart from the bytes (`DemuxedPacket.palette`): passed to libavcodec as the
+    ///   packet's AV_PKT_DATA_PALETTE, as ffmpeg passes it. Without it pal8 raw video from AVI
+    ///   decodes with an all-black palette.
+    public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64, keyFrame: Bool,
+                     palette: [UInt8]? = nil) throws {
         guard let ctx = context, let pkt = packet else { return }
         guard !draining else {
             throw CodecError(.invalidInput, component: component, message: "a packet at \(DecoderContext.describeTime(pts, input.timeBase)) arrived after the end of the stream")
@@ -176,6 +182,13 @@ public final class VideoDecoder {
         // an empty packet would tell libavcodec the stream has ended
         guard !bytes.isEmpty else { return }
         try DecoderContext.fill(pkt, bytes: bytes, pts: pts, dts: dts, duration: duration, keyFrame: keyFrame, component: component)
+        if let palette, !palette.isEmpty {
+            guard let side = av_packet_new_side_data(pkt, AV_PKT_DATA_PALETTE, palette.count) else {
+                av_packet_unref(pkt)
+                throw CodecError(.invalidInput, component: component, message: "cannot allocate a packet's palette")
+            }
+            palette.withUnsafeBytes { side.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: palette.count) }
+        }
         statistics.packetsIn += 1
         inFlight.append(pts)
         let r = avcodec_send_packet(ctx, pkt)

@@ -22,6 +22,11 @@ public struct DemuxedPacket: Sendable {
     public var sampleCount: Int
     /// Byte offset of the packet in the file (-1 when unknown).
     public var position: Int64
+    /// A paletted stream's palette from this packet on (AV_PKT_DATA_PALETTE: 256 native-endian
+    /// ARGB words), as the container gives it — AVI and MOV only with a stream's first packet, or
+    /// when it changes — and as `Demuxer` gives it again on the first packet after a seek. nil on
+    /// every other packet (no allocation).
+    public var palette: [UInt8]? = nil
 
     public static let noTime = Int64.min
 }

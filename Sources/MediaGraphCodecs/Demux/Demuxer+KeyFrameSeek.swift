@@ -49,7 +49,13 @@ extension Demuxer {
                 // the video packets before the key frame go; with no key frame at all (a stream
                 // whose packets carry no key flags) none do, as before this search
                 let cut = key ?? 0
-                return packets.enumerated().filter { $0.offset >= cut || $0.element.streamIndex != video.index }.map(\.element)
+                var kept = packets.enumerated().filter { $0.offset >= cut || $0.element.streamIndex != video.index }.map(\.element)
+                // a palette given with a dropped packet holds from the key frame on
+                if let palette = packets[..<min(cut, packets.count)].last(where: { $0.streamIndex == video.index && $0.palette != nil })?.palette,
+                   let first = kept.firstIndex(where: { $0.streamIndex == video.index }), kept[first].palette == nil {
+                    kept[first].palette = palette
+                }
+                return kept
             }
             back = back == 0 ? 1_000_000 : 2 * back
             try seek(toMicroseconds: target - back)

@@ -35,6 +35,14 @@ public final class Demuxer {
     /// Streams `select` chose (nil: all). Packets read while probing come back whatever the
     /// discard setting, so `read` drops the others itself.
     private var selected: Set<Int>?
+    /// Packets read at open to learn the palettes of paletted streams, handed out first.
+    private var queued: [DemuxedPacket] = []
+    /// The last palette each paletted stream's packets gave (AVI and MOV give it once, with the
+    /// first packet, which a seek skips): given again with the first packet after a seek.
+    private var palettes: [Int: [UInt8]] = [:]
+    private var paletteDue: Set<Int> = []
+    /// A read that failed while `readPalettes` read ahead: thrown by `read` after the queue.
+    private var queuedError: (any Error)?
 
     /// Opens `path` and reads enough of it to describe every stream.
     public init(path: String, options: DemuxerOptions = DemuxerOptions(), stop: StopFlag? = nil) throws {
@@ -98,6 +106,32 @@ public final class Demuxer {
             throw DemuxError(.notMedia, "'\(path)' (\(container.formatName)) holds no streams")
         }
         packet = av_packet_alloc()
+        readPalettes()
+    }
+
+    /// Reads up to the first packet of every paletted stream (they are in libavformat's buffer
+    /// already, read while describing the streams) to learn its palette, so that a seek before
+    /// the first `read` — a trim's start, a thumbnail — still has it. The packets are handed out
+    /// by `read` as usual.
+    private func readPalettes() {
+        let paletted = Set(streams.filter { $0.kind == .video && PixelFormatMapping.isPaletted($0.nativePixelFormat) }.map(\.index))
+        guard !paletted.isEmpty else { return }
+        var seen = Set<Int>(), bytes = 0
+        while seen.count < paletted.count, queued.count < 256, bytes < 64 << 20 {
+            let read: DemuxedPacket?
+            do {
+                read = try readAny()
+            } catch {
+                // ends the search; `read` throws it where it would have met it
+                queuedError = error
+                return
+            }
+            guard let p = read else { return }
+            queued.append(p)
+            bytes += p.bytes.count
+            if paletted.contains(p.streamIndex) { seen.insert(p.streamIndex) }
+            if let palette = p.palette { palettes[p.streamIndex] = palette }
+        }
     }
 
     deinit {
@@ -123,6 +157,9 @@ public final class Demuxer {
     public func seek(toMicroseconds ts: Int64) throws {
         guard let ctx else { return }
         let rc = avformat_seek_file(ctx, -1, Int64.min, ts, ts, 0)
+        queued.removeAll()
+        queuedError = nil
+        paletteDue = Set(palettes.keys)
         if rc < 0 {
             let logged = LibraryLog.take(for: UnsafeMutableRawPointer(ctx))
             throw DemuxError(.seekFailed, "cannot seek in '\(path)' to \(Double(ts) / 1e6) s: " + Demuxer.detail(rc, logged))
@@ -133,8 +170,20 @@ public final class Demuxer {
     /// with what libavformat logged; reading may continue after it (the caller chooses).
     public func read() throws -> DemuxedPacket? {
         while true {
-            guard let p = try readAny() else { return nil }
-            if selected?.contains(p.streamIndex) ?? true { return p }
+            if interrupt.isSet { return nil }
+            if queued.isEmpty, let e = queuedError {
+                queuedError = nil
+                throw e
+            }
+            guard var p = try queued.isEmpty ? readAny() : queued.removeFirst() else { return nil }
+            guard selected?.contains(p.streamIndex) ?? true else { continue }
+            if let palette = p.palette {
+                palettes[p.streamIndex] = palette
+                paletteDue.remove(p.streamIndex)
+            } else if !paletteDue.isEmpty, paletteDue.remove(p.streamIndex) != nil {
+                p.palette = palettes[p.streamIndex]
+            }
+            return p
         }
     }
 
@@ -155,6 +204,10 @@ public final class Demuxer {
             skipStart = Int(UInt32(side[0]) | UInt32(side[1]) << 8 | UInt32(side[2]) << 16 | UInt32(side[3]) << 24)
             skipEnd = Int(UInt32(side[4]) | UInt32(side[5]) << 8 | UInt32(side[6]) << 16 | UInt32(side[7]) << 24)
         }
+        var palette: [UInt8]?
+        if let side = av_packet_get_side_data(pkt, AV_PKT_DATA_PALETTE, &size), size > 0 {
+            palette = Array(UnsafeBufferPointer(start: side, count: min(size, Int(AVPALETTE_SIZE))))
+        }
         let bytes = Demuxer.takeBytes(pkt)
         var samples: Int32 = 0
         if p.stream_index >= 0, p.stream_index < ctx.pointee.nb_streams, let par = ctx.pointee.streams[Int(p.stream_index)]?.pointee.codecpar,
@@ -164,7 +217,7 @@ public final class Demuxer {
         return DemuxedPacket(streamIndex: Int(p.stream_index), bytes: bytes, pts: p.pts, dts: p.dts, duration: p.duration,
                              isKeyFrame: p.flags & AV_PKT_FLAG_KEY != 0, isCorrupt: p.flags & AV_PKT_FLAG_CORRUPT != 0,
                              isDiscarded: p.flags & AV_PKT_FLAG_DISCARD != 0, skipStart: skipStart, skipEnd: skipEnd,
-                             sampleCount: Int(max(0, samples)), position: p.pos)
+                             sampleCount: Int(max(0, samples)), position: p.pos, palette: palette)
     }
 
     /// The packet's payload without a copy: its reference-counted buffer is taken out of the

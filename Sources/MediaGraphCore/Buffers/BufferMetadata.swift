@@ -37,13 +37,18 @@ public struct BufferMetadata: Sendable, Hashable {
     /// the container stores it, so a stream copy keeps the packet as ffmpeg's `-c copy` does; a
     /// decoder ends presentation at pts + duration - discardPadding.
     public var discardPadding: Int64
+    /// On an encoded video packet of a paletted codec (pal8 raw video, MS RLE, QuickTime
+    /// Animation…): the palette from this packet on (256 native-endian ARGB words, libavcodec's
+    /// AV_PKT_DATA_PALETTE), where the container gives it apart from the packet's bytes (AVI and
+    /// MOV, with a stream's first packet). A decoder passes it on to libavcodec. nil otherwise.
+    public var palette: [UInt8]?
 
     /// "No timestamp" (as AV_NOPTS_VALUE).
     public static let noTime = Int64.min
 
     public init(format: MediaFormat, pts: Int64 = BufferMetadata.noTime, dts: Int64? = nil, duration: Int64 = 0,
                 timeBase: Rational, flags: BufferFlags = [], codecConfiguration: CodecConfiguration? = nil,
-                sampleCount: Int = 0, discardPadding: Int64 = 0) {
+                sampleCount: Int = 0, discardPadding: Int64 = 0, palette: [UInt8]? = nil) {
         self.format = format
         self.pts = pts
         self.dts = dts ?? pts
@@ -53,6 +58,7 @@ public struct BufferMetadata: Sendable, Hashable {
         self.codecConfiguration = codecConfiguration
         self.sampleCount = sampleCount
         self.discardPadding = discardPadding
+        self.palette = palette
     }
 
     /// The presentation time as a `MediaTime` (nil when unknown).

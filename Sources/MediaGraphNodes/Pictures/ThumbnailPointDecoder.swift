@@ -43,7 +43,8 @@ extension ThumbnailMaker {
             if packet.isKeyFrame && point.looked > 0 && point.hasCandidate { break }
             do {
                 try packet.bytes.withUnsafeBytes {
-                    try decoder.send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame)
+                    try decoder.send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.isKeyFrame,
+                                       palette: packet.palette)
                 }
             } catch {
                 note(error)

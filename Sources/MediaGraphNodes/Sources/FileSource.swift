@@ -333,7 +333,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
 
         let metadata = BufferMetadata(format: s.description.format, pts: pts, dts: dts, duration: max(0, duration),
                                       timeBase: outTB, flags: flags, codecConfiguration: s.description.configuration,
-                                      discardPadding: padding)
+                                      discardPadding: padding, palette: p.palette)
         // the demuxer's buffer itself travels on: a stream copy writes it to the file uncopied
         let buffer = SampleBuffer(packet: s.description.payload(p.bytes), metadata: metadata)
 

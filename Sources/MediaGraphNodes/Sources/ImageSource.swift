@@ -119,7 +119,7 @@ public final class ImageSource: SourceNode, RegisteredNode {
             while decoded == nil, packets < 64, let packet = try demuxer.read() {
                 packets += 1
                 try packet.bytes.withUnsafeBytes {
-                    try decoder.send(bytes: $0, pts: 0, dts: 0, duration: 1, keyFrame: true)
+                    try decoder.send(bytes: $0, pts: 0, dts: 0, duration: 1, keyFrame: true, palette: packet.palette)
                 }
                 decoded = try decoder.receive()
             }
