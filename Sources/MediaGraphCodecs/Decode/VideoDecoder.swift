@@ -20,6 +20,9 @@ public struct VideoDecoderStatistics: Sendable, Equatable {
     public var droppedBeforeZero = 0
     /// Pictures at or after the end mark, decoded and dropped.
     public var droppedAtEnd = 0
+    /// Pictures whose best-effort time did not advance past the previous picture's (a packet
+    /// without pts), moved to where the previous one ends.
+    public var retimedPictures = 0
 }
 
 /// A video decoder over libavcodec. Packets in (`send`), frames out (`receive`) in the format
@@ -33,7 +36,8 @@ public struct VideoDecoderStatistics: Sendable, Equatable {
 ///   are copied once into a pooled frame; pictures in a layout MediaGraph has no format for
 ///   (nv12, gbrp, pal8, p010 …) or of another size than declared are converted with libswscale.
 ///   Each case is counted in `statistics`.
-/// - Timestamps are libavcodec's best-effort presentation time (as ffmpeg uses); pictures before
+/// - Timestamps are libavcodec's best-effort presentation time (as ffmpeg uses), moved to where
+///   the previous picture ends when that does not advance (a packet without pts); pictures before
 ///   time zero (a trim's lead-in) and at or after the end mark are decoded and dropped.
 public final class VideoDecoder {
     public let input: EncodedVideoFormat
@@ -67,6 +71,8 @@ public final class VideoDecoder {
     /// format change.
     private lazy var statedLayout: Int32? = input.storedLayout.map { av_get_pix_fmt($0).rawValue }
     private var nextPTS: Int64?
+    /// The time of the last picture decoded (dropped ones too).
+    private var lastPTS: Int64?
     private let nominalDuration: Int64
     /// Times of the packets libavcodec's frame threads hold, oldest first: with frame threading a
     /// result (a picture or an error) belongs to the packet sent `frameThreadDepth` sends ago.
@@ -255,8 +261,19 @@ public final class VideoDecoder {
     private func picture(from f: UnsafeMutablePointer<AVFrame>) throws -> SampleBuffer? {
         statistics.picturesDecoded += 1
         var pts = f.pointee.best_effort_timestamp
-        if pts == SampleBuffer.noTime { pts = nextPTS ?? 0 }
+        if pts == SampleBuffer.noTime {
+            pts = nextPTS ?? 0
+        } else if let last = lastPTS, pts <= last, let next = nextPTS {
+            // The guess repeats an earlier time where a packet had no pts: the source gives it
+            // its dts, which a decoder that holds pictures back (MPEG-2, H.264 with B-frames)
+            // shows a picture late, and at the end of the stream libavcodec has no later dts
+            // to guess from. Presentation order is increasing, so the picture follows on
+            // where the previous one ends (ffmpeg takes the dts it predicts for the flush).
+            pts = next
+            statistics.retimedPictures += 1
+        }
         let duration = f.pointee.pkt_duration > 0 ? f.pointee.pkt_duration : nominalDuration
+        lastPTS = pts
         nextPTS = pts + duration
         let top = Int(f.pointee.crop_top), left = Int(f.pointee.crop_left)
         let width = Int(f.pointee.width) - left - Int(f.pointee.crop_right)
