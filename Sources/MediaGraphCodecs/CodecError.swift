@@ -19,6 +19,9 @@ public struct CodecError: Error, Equatable, CustomStringConvertible, Sendable {
     public var param: String?
     /// What went wrong, with expected and found values, or the library's message.
     public var message: String
+    /// A decoder failed on a packet flagged `BufferFlags.leadIn` before presenting anything: a
+    /// seek landed inside a frame, which a caller drops whatever its error policy.
+    public var inSeekLeadIn = false
 
     public init(_ kind: Kind, component: String, param: String? = nil, message: String) {
         self.kind = kind

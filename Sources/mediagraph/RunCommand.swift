@@ -37,6 +37,7 @@ struct RunCommand: ParsableCommand {
         do { try runner.run() } catch { failure = error }
         progress?.end()
         let elapsed = Date().timeIntervalSince(start)
+        if !quiet { for n in runner.runNotes { Console.error("note: " + n) } }
         for w in runner.runWarnings { Console.error("warning: " + w) }
         if stats { Console.error(StatsTable.render(runner.statistics, elapsed: elapsed)) }
         if let failure {

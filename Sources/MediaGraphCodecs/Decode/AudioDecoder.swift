@@ -53,6 +53,7 @@ public final class AudioDecoder {
     /// Rounding slack of the packets' time base, in samples.
     private let tolerance: Int64
     private var lastPacketPTS = SampleBuffer.noTime
+    private var lastPacketLeadIn = false
     private var pendingEnd: Int64?
 
     public init(input: EncodedAudioFormat, output: AudioFormat? = nil, threads: Int = 0) throws {
@@ -109,10 +110,14 @@ public final class AudioDecoder {
         if packet.flags.contains(.endOfPresentation), packet.pts != SampleBuffer.noTime {
             pendingEnd = samples(packet.pts + max(0, packet.duration - max(0, packet.discardPadding)))
         }
-        try packet.withUnsafeBytes { try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration) }
+        try packet.withUnsafeBytes {
+            try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, leadIn: packet.flags.contains(.leadIn))
+        }
     }
 
-    public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64) throws {
+    /// `leadIn`: the packet is flagged `BufferFlags.leadIn` (an error on it, before any audio was
+    /// handed out, is marked `CodecError.inSeekLeadIn`).
+    public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64, leadIn: Bool = false) throws {
         if let e = pendingEnd {
             endPTS = min(endPTS ?? e, e)
             pendingEnd = nil
@@ -128,13 +133,14 @@ public final class AudioDecoder {
         try DecoderContext.fill(pkt, bytes: bytes, pts: pts, dts: dts, duration: duration, keyFrame: true, component: component)
         statistics.packetsIn += 1
         lastPacketPTS = pts
+        lastPacketLeadIn = leadIn
         let r = avcodec_send_packet(ctx, pkt)
         if r == mg_averror_eagain() {
             packetPending = true
             return
         }
         av_packet_unref(pkt)
-        if r < 0 { throw failure("the packet at \(DecoderContext.describeTime(pts, input.timeBase)) cannot be decoded", code: r) }
+        if r < 0 { throw packetFailure(code: r) }
     }
 
     /// Tells the decoder no more packets come; `receive` then returns what it still holds.
@@ -159,7 +165,7 @@ public final class AudioDecoder {
                 packetPending = false
                 let s = avcodec_send_packet(ctx, pkt)
                 av_packet_unref(pkt)
-                if s < 0 { throw failure("the packet at \(DecoderContext.describeTime(lastPacketPTS, input.timeBase)) cannot be decoded", code: s) }
+                if s < 0 { throw packetFailure(code: s) }
                 continue
             }
             if r == mg_averror_eof() {
@@ -169,7 +175,9 @@ public final class AudioDecoder {
                 return try emit(tail.bytes, count: tail.sampleCount, pts: pts, discontinuity: false)
             }
             if r < 0 {
-                throw failure("decoding failed after the packet at \(DecoderContext.describeTime(lastPacketPTS, input.timeBase))", code: r)
+                var e = failure("decoding failed after the packet at \(DecoderContext.describeTime(lastPacketPTS, input.timeBase))", code: r)
+                e.inSeekLeadIn = lastPacketLeadIn && statistics.buffersOut == 0
+                throw e
             }
             let out: SampleBuffer?
             do {
@@ -186,6 +194,14 @@ public final class AudioDecoder {
     private func failure(_ what: String, code: Int32) -> CodecError {
         CodecError(.processingFailed, component: component,
                    message: LibraryLog.message(what, code: code, context: context.map { UnsafeMutableRawPointer($0) }))
+    }
+
+    /// The last packet sent cannot be decoded; marked when it is a seek's lead-in and no audio
+    /// was handed out yet.
+    private func packetFailure(code: Int32) -> CodecError {
+        var e = failure("the packet at \(DecoderContext.describeTime(lastPacketPTS, input.timeBase)) cannot be decoded", code: code)
+        e.inSeekLeadIn = lastPacketLeadIn && statistics.buffersOut == 0
+        return e
     }
 
     /// A time in the packets' time base as a sample count.

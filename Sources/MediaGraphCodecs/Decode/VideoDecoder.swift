@@ -74,9 +74,10 @@ public final class VideoDecoder {
     /// The time of the last picture decoded (dropped ones too).
     private var lastPTS: Int64?
     private let nominalDuration: Int64
-    /// Times of the packets libavcodec's frame threads hold, oldest first: with frame threading a
-    /// result (a picture or an error) belongs to the packet sent `frameThreadDepth` sends ago.
-    private var inFlight: [Int64] = []
+    /// The packets libavcodec's frame threads hold (time, whether a seek's lead-in), oldest
+    /// first: with frame threading a result (a picture or an error) belongs to the packet sent
+    /// `frameThreadDepth` sends ago.
+    private var inFlight: [(pts: Int64, leadIn: Bool)] = []
     private var frameThreadDepth = 0
 
     /// - Parameters:
@@ -168,16 +169,19 @@ public final class VideoDecoder {
         // read in place: a demuxed packet's bytes are libavformat's buffer, not copied until here
         try packet.withUnsafeBytes {
             try send(bytes: $0, pts: packet.pts, dts: packet.dts, duration: packet.duration, keyFrame: packet.flags.contains(.keyFrame),
-                     palette: packet.metadata.palette)
+                     palette: packet.metadata.palette, leadIn: packet.flags.contains(.leadIn))
         }
     }
 
-    /// - Parameter palette: a paletted codec's palette from this packet on, where the container
-    ///   gives it apart from the bytes (`DemuxedPacket.palette`): passed to libavcodec as the
-    ///   packet's AV_PKT_DATA_PALETTE, as ffmpeg passes it. Without it pal8 raw video from AVI
-    ///   decodes with an all-black palette.
+    /// - Parameters:
+    ///   - palette: a paletted codec's palette from this packet on, where the container gives it
+    ///     apart from the bytes (`DemuxedPacket.palette`): passed to libavcodec as the packet's
+    ///     AV_PKT_DATA_PALETTE, as ffmpeg passes it. Without it pal8 raw video from AVI decodes
+    ///     with an all-black palette.
+    ///   - leadIn: the packet is flagged `BufferFlags.leadIn` (an error on it, before any frame
+    ///     was handed out, is marked `CodecError.inSeekLeadIn`).
     public func send(bytes: UnsafeRawBufferPointer, pts: Int64, dts: Int64, duration: Int64, keyFrame: Bool,
-                     palette: [UInt8]? = nil) throws {
+                     palette: [UInt8]? = nil, leadIn: Bool = false) throws {
         guard let ctx = context, let pkt = packet else { return }
         guard !draining else {
             throw CodecError(.invalidInput, component: component, message: "a packet at \(DecoderContext.describeTime(pts, input.timeBase)) arrived after the end of the stream")
@@ -196,15 +200,15 @@ public final class VideoDecoder {
             palette.withUnsafeBytes { side.update(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: palette.count) }
         }
         statistics.packetsIn += 1
-        inFlight.append(pts)
+        inFlight.append((pts, leadIn))
         let r = avcodec_send_packet(ctx, pkt)
         if r == mg_averror_eagain() {
             packetPending = true
             return
         }
         av_packet_unref(pkt)
-        let settled = inFlight.count > frameThreadDepth ? inFlight.removeFirst() : pts
-        if r < 0 { throw failure("the packet at \(DecoderContext.describeTime(settled, input.timeBase)) cannot be decoded", code: r) }
+        let settled = inFlight.count > frameThreadDepth ? inFlight.removeFirst() : (pts, leadIn)
+        if r < 0 { throw failure(settled, code: r) }
     }
 
     /// Tells the decoder no more packets come; `receive` then returns the delayed frames.
@@ -229,15 +233,15 @@ public final class VideoDecoder {
                 packetPending = false
                 let s = avcodec_send_packet(ctx, pkt)
                 av_packet_unref(pkt)
-                let settled = inFlight.count > frameThreadDepth ? inFlight.removeFirst() : (inFlight.last ?? SampleBuffer.noTime)
-                if s < 0 { throw failure("the packet at \(DecoderContext.describeTime(settled, input.timeBase)) cannot be decoded", code: s) }
+                let settled = inFlight.count > frameThreadDepth ? inFlight.removeFirst() : (inFlight.last ?? (SampleBuffer.noTime, false))
+                if s < 0 { throw failure(settled, code: s) }
                 continue
             }
             if r == mg_averror_eof() { return nil }
             if r < 0 {
                 // while draining, the oldest packet still held is the one that failed
-                let settled = draining && !inFlight.isEmpty ? inFlight.removeFirst() : (inFlight.first ?? SampleBuffer.noTime)
-                throw failure("the packet at \(DecoderContext.describeTime(settled, input.timeBase)) cannot be decoded", code: r)
+                let settled = draining && !inFlight.isEmpty ? inFlight.removeFirst() : (inFlight.first ?? (SampleBuffer.noTime, false))
+                throw failure(settled, code: r)
             }
             if draining && !inFlight.isEmpty { inFlight.removeFirst() }
             let out: SampleBuffer?
@@ -255,6 +259,14 @@ public final class VideoDecoder {
     private func failure(_ what: String, code: Int32) -> CodecError {
         CodecError(.processingFailed, component: component,
                    message: LibraryLog.message(what, code: code, context: poolOpaque.toOpaque()))
+    }
+
+    /// The packet `settled` cannot be decoded; marked when it is a seek's lead-in and nothing
+    /// was handed out yet.
+    private func failure(_ settled: (pts: Int64, leadIn: Bool), code: Int32) -> CodecError {
+        var e = failure("the packet at \(DecoderContext.describeTime(settled.pts, input.timeBase)) cannot be decoded", code: code)
+        e.inSeekLeadIn = settled.leadIn && statistics.framesOut == 0
+        return e
     }
 
     /// The frame for a decoded picture (nil when it lies before time zero).

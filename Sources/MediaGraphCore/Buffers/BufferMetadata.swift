@@ -10,6 +10,11 @@ public struct BufferFlags: OptionSet, Sendable, Hashable {
     /// trim's `end`, or padding a container marks at the end of the last audio packet). A decoder
     /// cuts what it decodes beyond that point (audio to the sample).
     public static let endOfPresentation = BufferFlags(rawValue: 4)
+    /// On an encoded packet: read after a seek and wholly before time zero (a trim's lead-in).
+    /// A seek may land inside a frame (MPEG-PS, MPEG-TS audio), so a decoder that has presented
+    /// nothing yet drops such a packet quietly when it cannot be decoded: the seek's fault, not
+    /// the file's.
+    public static let leadIn = BufferFlags(rawValue: 8)
 }
 
 /// What describes a buffer's payload: format, timestamps, flags. A value: a sent `SampleBuffer`

@@ -36,6 +36,9 @@ public protocol MediaNode: AnyObject {
     /// Problems met while running that did not stop the graph (skipped undecodable packets …),
     /// read once the run has ended; the CLI prints them as warnings.
     var runWarnings: [String] { get }
+    /// What happened while running that is expected and harmless but worth saying (a trim's
+    /// lead-in that did not decode …), read once the run has ended; the CLI prints them as notes.
+    var runNotes: [String] { get }
     /// Multi-input nodes (muxers) name the input they need next to keep their output in order,
     /// or nil for whichever has data.
     func preferredInput() -> Int?
@@ -49,6 +52,7 @@ extension MediaNode {
     public func preferredInput() -> Int? { nil }
     public var validationWarnings: [String] { [] }
     public var runWarnings: [String] { [] }
+    public var runNotes: [String] { [] }
 }
 
 /// A node without inputs that produces buffers in a loop on its own thread.

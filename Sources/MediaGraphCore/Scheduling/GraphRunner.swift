@@ -151,6 +151,11 @@ public final class GraphRunner: Sendable {
         running.flatMap { r in r.instance.runWarnings.map { "node '\(r.id)' (\(r.type)): \($0)" } }
     }
 
+    /// The nodes' notes on the run (`MediaNode.runNotes`), prefixed like `runWarnings`.
+    public var runNotes: [String] {
+        running.flatMap { r in r.instance.runNotes.map { "node '\(r.id)' (\(r.type)): \($0)" } }
+    }
+
     /// Runs the graph to the end (or to the first error, or until `stop` is set and everything in
     /// flight has drained). Throws `GraphRunError` naming the node that failed. A runner runs
     /// once: build another from a new instantiation to run the graph again.

@@ -36,6 +36,7 @@ final class SynchronizedVideoAdapter: MediaNode, WaitsForPreferredInput {
     func abort() { node.abort() }
     var validationWarnings: [String] { node.validationWarnings }
     var runWarnings: [String] { node.runWarnings }
+    var runNotes: [String] { node.runNotes }
 
     func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         let node = self.node

@@ -43,6 +43,9 @@ public final class DecodeNode: RegisteredNode {
     var audio: AudioDecoder?
     var skipped = 0
     var firstSkipped: String?
+    /// Packets of a seek's lead-in that did not decode, dropped whatever `errors` says.
+    var leadInDropped = 0
+    var firstLeadInDropped: String?
     /// Decoded pictures waiting for libavcodec to let go of them (see `sendReady`).
     var held: [SampleBuffer] = []
     /// At most this many pictures wait.
@@ -124,6 +127,12 @@ public final class DecodeNode: RegisteredNode {
 
     /// The error policy: stop with the decoder's message, or count and go on.
     private func undecodable(_ error: CodecError) throws {
+        if error.inSeekLeadIn {
+            // the seek landed inside a frame before the trim's start: not damage in the file
+            leadInDropped += 1
+            if firstLeadInDropped == nil { firstLeadInDropped = error.message }
+            return
+        }
         guard skipErrors else {
             throw NodeFailure("\(error.message) (\(error.component); \"errors\": \"skip\" skips undecodable packets)")
         }
@@ -143,6 +152,11 @@ public final class DecodeNode: RegisteredNode {
             w.append("from \(Self.seconds(change.pts, a.timeBase)) the audio is \(change.description), not the declared \(a.output.sampleFormat) \(a.output.sampleRate)Hz \(a.output.channels)ch: converted with libswresample")
         }
         return w
+    }
+
+    public var runNotes: [String] {
+        guard leadInDropped > 0, let first = firstLeadInDropped else { return [] }
+        return ["dropped \(leadInDropped) packet\(leadInDropped == 1 ? "" : "s") of the trim's lead-in that did not decode (the seek landed inside a frame, before 'start'); the first: \(first)"]
     }
 
     static func seconds(_ pts: Int64, _ tb: Rational) -> String {

@@ -326,6 +326,9 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             let gap = dts - (last + s.lastDuration)
             if dts < last || gap > s.oneSecond { flags.insert(.discontinuity) }
         }
+        // after a seek, what lies wholly before zero may start inside a frame (MPEG-PS/TS audio):
+        // decoders drop it quietly if it does not decode
+        if trim.hasStart && pts + max(0, duration) <= 0 { flags.insert(.leadIn) }
         s.lastDTS = dts
         s.lastDuration = max(0, duration)
         s.reached = max(s.reached ?? pts, pts + max(0, duration))
