@@ -130,6 +130,29 @@ import Testing
         #expect(r.stderr.contains("warning: node 'dec' (decode): from 0.0 s the pictures are yuv420p10le 160x120, not the declared yuv420p 160x120: 10 frames converted with libswscale"), "\(r.stderr)")
     }
 
+    /// MP2 is declared float planar (the container's guess) but libavcodec's mp2 decoder gives
+    /// s16p from the first frame on: that is converted without a warning, which is kept for
+    /// audio that changes while it plays. The sound is all there: as long as ffmpeg's transcode.
+    @Test func aDecodersOwnSampleFormatFromTheStartIsNoWarning() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=duration=2:sample_rate=48000", "-c:a", "mp2", dir + "/in.mp2"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.mp2" } }, "enc": { "type": "aac" },
+                     "mux": { "type": "mp4", "params": { "path": "ours.mp4" } } },
+          "chains": [["in.audio", "enc", "mux.audio"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(!r.stderr.contains("warning"), "\(r.stderr)")
+        try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in.mp2", "-c:a", "aac", dir + "/theirs.mp4"])
+        func duration(_ f: String) throws -> Double {
+            Double(try CLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", f]).out
+                .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        }
+        let ours = try duration(dir + "/ours.mp4"), theirs = try duration(dir + "/theirs.mp4")
+        #expect(theirs > 1.9 && abs(ours - theirs) < 0.03, "ours \(ours) s, ffmpeg's \(theirs) s")
+    }
+
     /// A packet that cannot be decoded stops the run with its time (default), or is skipped and
     /// counted (`errors: skip`).
     @Test func errorPolicy() throws {

@@ -40,6 +40,10 @@ public final class AudioDecoder {
     public private(set) var statistics = AudioDecoderStatistics()
     /// Set once decoded audio stops matching the declared format: when, and what it was.
     public private(set) var formatChange: (pts: Int64, description: String)?
+    /// The sample format the decoder gives from its first frame on where only that differs from
+    /// the declared one: the container's guess of a decoder's choice (mp2 declared fltp, decoded
+    /// s16p), converted without counting as a change.
+    private var sampleFormatFromStart: Int32?
 
     private let component: String
     private var context: UnsafeMutablePointer<AVCodecContext>?
@@ -243,7 +247,9 @@ public final class AudioDecoder {
             return try emit(bytes, count: count, pts: pts, discontinuity: discontinuity)
         }
         // convert to the declared format
-        if formatChange == nil {
+        let sameLayout = Int(rate) == output.sampleRate && Int(channels) == output.channels
+        if statistics.framesDecoded == 1 && sameLayout { sampleFormatFromStart = format }
+        if formatChange == nil && !(sameLayout && format == sampleFormatFromStart) {
             formatChange = (pts, "\(LibavFormats.sampleFormatName(format)) \(rate)Hz \(channels)ch")
         }
         if resamplerKey.map({ $0.format != format || $0.rate != rate || $0.channels != channels }) ?? true {
