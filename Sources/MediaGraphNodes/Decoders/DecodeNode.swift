@@ -20,7 +20,7 @@ public final class DecodeNode: RegisteredNode {
         params: ParamSpec.list(errorsParam, threadsParam),
         threading: .ownThread)
     static let errorsParam = Param<String>("errors", oneOf: ["stop", "skip"], default: "stop",
-                                           doc: "a packet that cannot be decoded stops the run (naming its time), or is skipped and counted in a warning")
+                                           doc: "a packet that cannot be decoded stops the run (naming its time), or is skipped and counted in a warning; a trim's lead-in packet before the first frame (a seek that landed inside a frame) is dropped with a note either way")
     static let threadsParam = Param<Int>("threads", 0...64, default: 0, doc: "decoding threads (frame and slice threading; 0 = every core)")
 
     /// Where encoded packets meet an input that takes raw video or raw audio, decode them once per
