@@ -192,6 +192,9 @@ import Testing
     /// did for each before).
     @Test(arguments: [("yuyv422 in AVI", "avi", ["-c:v", "rawvideo", "-pix_fmt", "yuyv422"], "yuv422p"),
                       ("nv12 in NUT", "nut", ["-c:v", "rawvideo", "-pix_fmt", "nv12"], "yuv420p"),
+                      // every chroma sample kept: 4:1:1 (DV NTSC) into 4:2:2, 4:4:0 into 4:4:4
+                      ("4:1:1 in NUT", "nut", ["-c:v", "rawvideo", "-pix_fmt", "yuv411p"], "yuv422p"),
+                      ("4:4:0 in NUT", "nut", ["-c:v", "rawvideo", "-pix_fmt", "yuv440p"], "yuv444p"),
                       ("12-bit HEVC", "mkv", ["-c:v", "libx265", "-x265-params", "log-level=error", "-pix_fmt", "yuv420p12le"], "yuv420p10le"),
                       ("QuickTime Animation", "mov", ["-c:v", "qtrle"], "rgba")])
     func storedLayoutsAreConvertedWithoutAWarning(_ name: String, _ container: String, _ encode: [String], _ declared: String) throws {

@@ -195,11 +195,13 @@ enum PixelFormatMapping {
         } else if components <= 2 {
             format = .gray
         } else {
+            // the most subsampled of ours that still holds every chroma sample: 4:1:1 (DV NTSC)
+            // into 4:2:2, 4:4:0 into 4:4:4, 4:1:0 into 4:2:0
             let w = Int(desc.pointee.log2_chroma_w), h = Int(desc.pointee.log2_chroma_h)
             let high = depth > 8
             switch (w, h) {
-            case (0, 0): format = high ? .yuv444p10 : .yuv444p
-            case (1, 0): format = high ? .yuv422p10 : .yuv422p
+            case (0, _): format = high ? .yuv444p10 : .yuv444p
+            case (_, 0): format = high ? .yuv422p10 : .yuv422p
             default: format = high ? .yuv420p10 : .yuv420p
             }
         }
