@@ -78,4 +78,30 @@ extension FileSourceTests {
         let f = r.out.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ",").map { Double($0) ?? .nan }
         return (f.first ?? .nan, f.count > 1 ? f[1] : .nan)
     }
+
+    /// An open-GOP HEVC file cut by ffmpeg's `-ss … -c copy`: the pictures after the first key
+    /// frame that lead into it have neither pts nor dts. Their dts are counted back from the
+    /// first one the file gives, so the copy into MP4 is in decode order (the muxer refused it
+    /// before: "sample 5 is out of decode order"), and the copy decodes to the same pictures at
+    /// the same times as ffmpeg's decode of the cut file.
+    @Test func copyOfACutOpenGOPFileKeepsDecodeOrder() throws {
+        let dir = CLI.tempDir()
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=6", "-c:v", "libx265",
+                         "-x265-params", "log-level=error:open-gop=1:keyint=50:bframes=4", dir + "/og.mkv"])
+        try Self.ffmpeg(["-ss", "2.5", "-i", dir + "/og.mkv", "-c", "copy", dir + "/cut.mkv"])
+        let read = try Self.packets(dir + "/cut.mkv", "v:0")
+        #expect(read.dropFirst().first?.hasPrefix("N/A,N/A") == true, "the cut's second packet has no pts or dts: \(read.prefix(3))")
+        let g = CLI.writeGraph(Self.copyGraph("cut.mkv", "ours.mp4", audio: false), in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let frames = { (f: String) in
+            try CLI.run("ffmpeg", ["-v", "error", "-i", f, "-f", "framemd5", "-"]).out
+                .split(separator: "\n").filter { !$0.hasPrefix("#") }.map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        }
+        let theirs = try frames(dir + "/cut.mkv"), ours = try frames(dir + "/ours.mp4")
+        #expect(theirs.count > 40 && ours.count == theirs.count, "\(ours.count) pictures, ffmpeg decodes \(theirs.count) from the cut")
+        // the pictures (md5) and their times (pts in 1/25 s)
+        #expect(ours.map { $0.last ?? "" } == theirs.map { $0.last ?? "" })
+        #expect(ours.map { $0.count > 2 ? $0[2] : "" } == theirs.map { $0.count > 2 ? $0[2] : "" })
+    }
 }

@@ -171,7 +171,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 return true
             }
         }
-        guard let p = packet else {
+        guard var p = packet else {
             try checkEnding()
             for s in streams where s.isActive {
                 s.timer?.finish()
@@ -181,6 +181,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             return finishReading()
         }
         guard let k = streams.firstIndex(where: { $0.description.info.index == p.streamIndex }), streams[k].isActive else { return true }
+        p = try countBackLeadingDTS(p, on: streams[k])
         try deliver(p, on: streams[k], output: output)
         return true
     }
