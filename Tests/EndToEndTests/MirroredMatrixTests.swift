@@ -54,4 +54,37 @@ import Testing
             #expect(try rotation(dir + "/enc\(k).mp4") == rotation(source), "ffprobe's rotation of matrix \(m)")
         }
     }
+
+    /// Pictures show a mirrored stream as ffmpeg's autorotate does (`transpose=cclock_flip`,
+    /// `clock_flip`, `hflip`, `vflip`): an image sequence (the inserted `rotate`) and
+    /// `thumbnails` (turned as they are taken, at the upright width so none is scaled), identical to ffmpeg's PNG of the same frame.
+    @Test func picturesOfAMirroredStreamAreFFmpegsAutorotatedFrames() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=96x64:rate=25:duration=0.2", "-c:v", "libx264",
+                               "-pix_fmt", "yuv420p", dir + "/plain.mp4"])
+        let plain = [UInt8](FileManager.default.contents(atPath: dir + "/plain.mp4") ?? Data())
+        let o = try #require(Self.matrixOffset(plain))
+        for (k, m) in ([[-1, 0, 0, 1], [1, 0, 0, -1], [0, 1, 1, 0], [0, -1, -1, 0]] as [[Int32]]).enumerated() {
+            var d = plain
+            for (term, at) in zip(m, [0, 4, 12, 16]) {
+                let v = UInt32(bitPattern: term << 16)
+                d[o + at ..< o + at + 4] = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+            }
+            #expect(FileManager.default.createFile(atPath: dir + "/m\(k).mp4", contents: Data(d)))
+            let g = CLI.writeGraph("""
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "m\(k).mp4" } },
+                         "seq": { "type": "imageseqsink", "params": { "path": "seq\(k)-%03d.png" } } },
+              "chains": [["in.video", "seq"]] }
+            """, in: dir, name: "p\(k).json")
+            let r = try CLI.mediagraph("run", "-q", g)
+            #expect(r.status == 0, "\(r.stderr)")
+            let t = try CLI.run(CLI.binary, ["thumbnails", "m\(k).mp4", "-n", "1", "--width", k < 2 ? "96" : "64", "-o", "thumb\(k)-%d.png"], cwd: dir)
+            #expect(t.status == 0, "\(t.stderr)")
+            try CLI.run("ffmpeg", ["-v", "error", "-y", "-i", dir + "/m\(k).mp4", dir + "/theirs\(k)-%03d.png"])
+            for ours in ["seq\(k)-001.png", "thumb\(k)-1.png"] {
+                let psnr = try UprightInputTests.minimumPSNR(dir + "/" + ours, dir + "/theirs\(k)-001.png")
+                #expect(psnr == .infinity, "\(ours) of matrix \(m) against ffmpeg's autorotated frame: \(psnr) dB")
+            }
+        }
+    }
 }

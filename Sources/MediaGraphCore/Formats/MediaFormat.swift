@@ -21,8 +21,8 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     public var rotation: Int
     /// The display matrix also mirrors the picture: its first row is `rotation`'s and its
     /// second row is negated (the determinant is −1), as a file's matrix says it. Kept so an
-    /// MP4 written from the stream shows it as the source does; `rotate` does not undo it (its
-    /// turned frames carry none).
+    /// MP4 written from the stream shows it as the source does; `rotate`'s `auto` undoes it with
+    /// the turn, and frames turned by given degrees carry none.
     public var mirrored: Bool = false
     public var tags: StreamTags
 

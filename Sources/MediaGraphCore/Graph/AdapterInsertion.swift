@@ -169,7 +169,7 @@ extension GraphInstantiation {
             }
         }
         if matching.contains(.videoUpright) && inputs.count(where: { $0.format.video != nil }) > 1 {
-            for k in inputs.indices where (inputs[k].format.video?.rotation ?? 0) != 0 {
+            for k in inputs.indices where (inputs[k].format.video.map { $0.rotation != 0 || $0.mirrored } ?? false) {
                 reshapeInput(k, to: FormatShape(rotation: 0), because: ", which must be turned upright to be combined with the other inputs")
             }
         }

@@ -34,7 +34,8 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
     public var sampleFormat: SampleFormat?
     public var sampleRate: Int?
     public var channels: Int?
-    /// The display rotation video must have (0: upright; a `rotate` adapter turns the pixels).
+    /// The display rotation video must have (0: upright, which also means not mirrored; a
+    /// `rotate` adapter turns the pixels).
     public var rotation: Int?
 
     public init(width: Int? = nil, height: Int? = nil, pixelFormat: PixelFormat? = nil,
@@ -85,7 +86,7 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
         switch format {
         case .video(let v):
             return (width ?? v.width) == v.width && (height ?? v.height) == v.height && (pixelFormat ?? v.pixelFormat) == v.pixelFormat
-                && (rotation ?? v.rotation) == v.rotation
+                && (rotation ?? v.rotation) == v.rotation && !(rotation == 0 && v.mirrored)
         case .audio(let a):
             return (sampleFormat ?? a.sampleFormat) == a.sampleFormat && (sampleRate ?? a.sampleRate) == a.sampleRate
                 && (channels ?? a.channels) == a.channels

@@ -14,9 +14,10 @@ final class QuarterTurn {
     private let threads: Int
     private let widen: (converter: PixelConverter, memory: FrameMemory, format: VideoFormat)?
 
-    /// nil when `degrees` is no turn (0, or not a quarter).
-    init?(source: VideoFormat, degrees: Int, threads: Int) throws {
-        guard let kernel = QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360) else { return nil }
+    /// nil when `degrees` is no turn (0 without `mirrored`, or not a quarter). `mirrored` also
+    /// flips the turned picture left to right (`upright` uses it).
+    init?(source: VideoFormat, degrees: Int, mirrored: Bool = false, threads: Int) throws {
+        guard let kernel = QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360, mirrored: mirrored) else { return nil }
         self.kernel = kernel
         self.threads = threads
         output = Self.output(source, kernel)
@@ -29,20 +30,29 @@ final class QuarterTurn {
 
     /// The format frames of `source` have after a clockwise turn by `degrees` (`source` itself
     /// for no turn). Computable at validation, before any frame.
-    static func outputFormat(_ source: VideoFormat, degrees: Int) -> VideoFormat {
-        QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360).map { output(source, $0) } ?? source
+    static func outputFormat(_ source: VideoFormat, degrees: Int, mirrored: Bool = false) -> VideoFormat {
+        QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360, mirrored: mirrored).map { output(source, $0) } ?? source
+    }
+
+    /// What shows frames of `f` as they are displayed: a clockwise turn of 360 − rotation, as
+    /// ffmpeg's autorotate (90 is `transpose=cclock`); where the display matrix also mirrors
+    /// (`VideoFormat.mirrored`), a turn of rotation + 180 then a flip left to right, as ffmpeg's
+    /// `transpose=clock_flip` for 90, `hflip` alone for 180, `cclock_flip` for 270 and `vflip`
+    /// (a half turn mirrored) for 0.
+    static func upright(_ f: VideoFormat) -> (degrees: Int, mirrored: Bool) {
+        f.mirrored ? ((f.rotation + 180) % 360, true) : ((360 - f.rotation) % 360, false)
     }
 
     private static func output(_ source: VideoFormat, _ kernel: QuarterTurnKernel) -> VideoFormat {
         var out = widened(source, kernel) ?? source
         (out.width, out.height) = kernel.turnedSize(width: source.width, height: source.height)
-        // the display rotation (counterclockwise) still owed after a clockwise turn
-        out.rotation = (source.rotation + kernel.degrees) % 360
-        // a mirroring matrix is not undone by a turn, and what is left of it after one is not
-        // the same mirror: the turned frames carry none (Docs/filters.md)
+        // the display rotation (counterclockwise) still owed after a clockwise turn; a turn of a
+        // mirrored stream is `upright`'s, which leaves nothing owed. A turn by other degrees
+        // leaves a mirror this format cannot state: the turned frames carry none (Docs/filters.md).
+        out.rotation = kernel.mirrored ? 0 : (source.rotation + kernel.degrees) % 360
         out.mirrored = false
         // a quarter turn swaps what a pixel's width and height are
-        if kernel.degrees != 180 && source.sampleAspect.num > 0 && source.sampleAspect.den > 0 {
+        if kernel.degrees % 180 != 0 && source.sampleAspect.num > 0 && source.sampleAspect.den > 0 {
             out.sampleAspect = Rational(source.sampleAspect.den, source.sampleAspect.num)
         }
         return out

@@ -11,17 +11,17 @@ import MediaGraphKernels
 public final class RotateNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "rotate",
-        doc: "Turns frames clockwise by 90, 180 or 270 degrees (pixels moved, exact); 'auto' turns them as the stream's display rotation says, so they are upright and carry none (ffmpeg's autorotate: rotation 90 is a quarter turn counterclockwise). The display rotation left is the input's plus the turn.",
+        doc: "Turns frames clockwise by 90, 180 or 270 degrees (pixels moved, exact); 'auto' turns them as the stream's display rotation says, and flips them where its matrix mirrors, so they are upright and carry none (ffmpeg's autorotate: rotation 90 is a quarter turn counterclockwise). The display rotation left is the input's plus the turn.",
         category: .filter,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video (a quarter turn of 4:2:2 gives 4:4:4: turned, it would be 4:4:0, which no pixel format holds)")],
         outputs: [PortSpec("out", .anyVideo, doc: "the turned frames (a quarter turn swaps width and height)")],
         params: ParamSpec.list(degreesParam, KernelFilter.threadsParam))
     static let degreesParam = Param<String>("degrees", oneOf: ["auto", "0", "90", "180", "270"], default: "auto",
-                                            doc: "degrees clockwise; auto: what undoes the stream's display rotation, 360 - rotation (none: frames pass unchanged)")
+                                            doc: "degrees clockwise; auto: what undoes the stream's display rotation, 360 - rotation, and a mirroring matrix's flip (none: frames pass unchanged)")
 
     /// Where a node needs upright video (`FormatShape.rotation` 0), turn by the display rotation.
     public static let adapter = FormatAdapter(nodeType: "rotate", label: "rotate", params: { _, _, _ in nil }, reshape: { format, shape in
-        guard let v = format.video, shape.rotation == 0, v.rotation != 0 else { return nil }
+        guard let v = format.video, shape.rotation == 0, v.rotation != 0 || v.mirrored else { return nil }
         return ["degrees": .string("auto", nil)]
     })
 
@@ -30,7 +30,7 @@ public final class RotateNode: RegisteredNode, VideoNode {
     /// `rotate` (shown by `validate`). Nodes that combine videos ask for the same through
     /// `InputMatching.videoUpright`, which leaves a lone input's rotation as metadata.
     public static let uprightInputs: @Sendable (_ input: String, _ format: MediaFormat) -> FormatShape? = { _, format in
-        guard let v = format.video, v.rotation != 0 else { return nil }
+        guard let v = format.video, v.rotation != 0 || v.mirrored else { return nil }
         return FormatShape(rotation: 0)
     }
 
@@ -47,8 +47,12 @@ public final class RotateNode: RegisteredNode, VideoNode {
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard let input = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
-        let degrees = degreesChoice == "auto" ? 360 - input.rotation : Int(degreesChoice) ?? 0
-        turn = try QuarterTurn(source: input, degrees: degrees, threads: threads)
+        if degreesChoice == "auto" {
+            let way = QuarterTurn.upright(input)
+            turn = try QuarterTurn(source: input, degrees: way.degrees, mirrored: way.mirrored, threads: threads)
+        } else {
+            turn = try QuarterTurn(source: input, degrees: Int(degreesChoice) ?? 0, threads: threads)
+        }
         return [.video(turn?.output ?? input)]
     }
 

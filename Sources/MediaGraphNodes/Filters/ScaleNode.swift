@@ -18,8 +18,10 @@ public final class ScaleNode: RegisteredNode, VideoNode {
     /// Where a node needs its video inputs at one size and pixel format (`InputMatching`), resize
     /// and convert the others to the first one's.
     public static let adapter = FormatAdapter(nodeType: "scale", label: "scale", params: { _, _, _ in nil }, reshape: { format, shape in
-        // a shape that asks for another rotation is the `rotate` adapter's
-        guard let v = format.video, shape.isVideoShape, (shape.rotation ?? v.rotation) == v.rotation else { return nil }
+        // a shape that asks for another rotation (or upright, of a mirrored stream) is the
+        // `rotate` adapter's
+        guard let v = format.video, shape.isVideoShape, (shape.rotation ?? v.rotation) == v.rotation,
+              !(shape.rotation == 0 && v.mirrored) else { return nil }
         var p: [String: JSONValue] = [:]
         p["width"] = .number(Double(shape.width ?? v.width), nil)
         p["height"] = .number(Double(shape.height ?? v.height), nil)

@@ -16,8 +16,8 @@ import MediaGraphCore
 /// the graph's `rotate` adapter in front of the sink would turn every frame of the branch, where
 /// a snapshot takes a few. The memory for the turned frame (and the 4:4:4 one) is taken once, at
 /// creation, so a frame allocates nothing. The returned planes are valid until the next call. A
-/// mirroring display matrix is not undone (MediaGraph reads only its rotation). Not
-/// thread-safe: one thread at a time.
+/// display matrix that mirrors is undone too, as ffmpeg 5.1's autorotate does
+/// (`QuarterTurn.upright`). Not thread-safe: one thread at a time.
 final class UprightFrames {
     /// The frames handed in: coded orientation, `rotation` set.
     let source: VideoFormat
@@ -30,7 +30,8 @@ final class UprightFrames {
     /// competes with the recording for cores; 0 (all) for `thumbnails`, which waits for each picture.
     init(source: VideoFormat, threads: Int) throws {
         self.source = source
-        turn = try QuarterTurn(source: source, degrees: Self.degrees(source), threads: threads)
+        let way = QuarterTurn.upright(source)
+        turn = try QuarterTurn(source: source, degrees: way.degrees, mirrored: way.mirrored, threads: threads)
         upright = turn?.output ?? source
         turned = turn.map { FramePool.shared(for: $0.output).makeMemory() }
     }
@@ -38,11 +39,10 @@ final class UprightFrames {
     /// `f` as it is shown: sides swapped and the sample aspect ratio inverted by a quarter turn
     /// (a pixel twice as wide as high stands on end), rotation 0; 4:2:2 becomes 4:4:4 when turned
     /// a quarter. Computable at validation, before any frame.
-    static func uprightFormat(_ f: VideoFormat) -> VideoFormat { QuarterTurn.outputFormat(f, degrees: degrees(f)) }
-
-    /// The clockwise turn that shows frames of `f` as they are displayed: 360 − rotation, as the
-    /// `rotate` node's `auto`.
-    static func degrees(_ f: VideoFormat) -> Int { 360 - f.rotation }
+    static func uprightFormat(_ f: VideoFormat) -> VideoFormat {
+        let way = QuarterTurn.upright(f)
+        return QuarterTurn.outputFormat(f, degrees: way.degrees, mirrored: way.mirrored)
+    }
 
     /// The frame upright (the same planes when the stream has no rotation).
     func upright(_ planes: FramePlanes) throws -> FramePlanes {
