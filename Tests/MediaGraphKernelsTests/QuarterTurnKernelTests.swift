@@ -6,18 +6,23 @@ import Testing
 /// `QuarterTurnKernel` against the plain per-pixel formula of each turn, on every format it takes
 /// and odd sizes, on one thread and several; padding never written.
 @Suite struct QuarterTurnKernelTests {
-    /// Where source pixel (x, y) of a w x h plane goes, turned clockwise by `degrees`.
-    static func turned(_ x: Int, _ y: Int, w: Int, h: Int, degrees: Int) -> (x: Int, y: Int) {
+    /// Where source pixel (x, y) of a w x h plane goes, turned clockwise by `degrees`, then
+    /// flipped left to right when `mirrored`.
+    static func turned(_ x: Int, _ y: Int, w: Int, h: Int, degrees: Int, mirrored: Bool = false) -> (x: Int, y: Int) {
+        let t: (x: Int, y: Int)
         switch degrees {
-        case 90: return (h - 1 - y, x)
-        case 180: return (w - 1 - x, h - 1 - y)
-        default: return (y, w - 1 - x)
+        case 0: t = (x, y)
+        case 90: t = (h - 1 - y, x)
+        case 180: t = (w - 1 - x, h - 1 - y)
+        default: t = (y, w - 1 - x)
         }
+        let width = degrees % 180 == 0 ? w : h
+        return mirrored ? (width - 1 - t.x, t.y) : t
     }
 
-    @Test(arguments: [90, 180, 270])
-    func everyPixelLandsWhereTheFormulaSays(degrees: Int) throws {
-        let kernel = try #require(QuarterTurnKernel(degrees: degrees))
+    @Test(arguments: [(90, false), (180, false), (270, false), (0, true), (90, true), (180, true), (270, true)])
+    func everyPixelLandsWhereTheFormulaSays(degrees: Int, mirrored: Bool) throws {
+        let kernel = try #require(QuarterTurnKernel(degrees: degrees, mirrored: mirrored))
         for format in QuarterTurnKernel.formats(degrees: degrees) {
             for (w, h) in [(385, 289), (1, 1), (3, 2), (64, 18)] {
                 let size = kernel.turnedSize(width: w, height: h)
@@ -31,14 +36,14 @@ import Testing
                         let ps = source.planeSize(p), bytes = format.bytesPerPixel(plane: p)
                         for y in 0..<ps.height {
                             for x in 0..<ps.width {
-                                let t = Self.turned(x, y, w: ps.width, h: ps.height, degrees: degrees)
+                                let t = Self.turned(x, y, w: ps.width, h: ps.height, degrees: degrees, mirrored: mirrored)
                                 for b in 0..<bytes where destination[plane: p, x: t.x * bytes + b, y: t.y] != source[plane: p, x: x * bytes + b, y: y] {
                                     wrong += 1
                                 }
                             }
                         }
                     }
-                    #expect(wrong == 0, "\(format) \(w)x\(h) \(degrees)° on \(threads) threads: \(wrong) bytes misplaced")
+                    #expect(wrong == 0, "\(format) \(w)x\(h) \(degrees)°\(mirrored ? " mirrored" : "") on \(threads) threads: \(wrong) bytes misplaced")
                 }
             }
         }
