@@ -1,25 +1,28 @@
 import MediaGraphCodecs
 
 extension FileSource {
-    /// Packets read ahead at most to find a stream's first dts.
-    static let leadingDTSLookahead = 128
+    /// Packets, and bytes, read ahead at most to find a stream's first dts (a hostile file cannot
+    /// make the source hold more).
+    static let leadingDTSLookahead = (packets: 128, bytes: 64 << 20)
 
     /// A video stream whose first packets carry no dts gets theirs counted back from the first
     /// dts it gives, one frame apart, so decode order runs into it. A cut at an open-GOP key
     /// frame (ffmpeg's `-ss … -c copy` of HEVC) leaves the leading pictures after the key frame
     /// with neither pts nor dts; predicting forward from the key frame's pts, as for a lone
     /// packet without dts, gave them times after the dts that follows, which no muxer accepts.
-    /// Reads ahead at most `leadingDTSLookahead` packets, replayed through `lookahead`; without
-    /// a dts in them the forward prediction stays.
+    /// Reads ahead at most `leadingDTSLookahead`, replayed through `lookahead`; without a dts in
+    /// what it read the forward prediction stays.
     func countBackLeadingDTS(_ p: DemuxedPacket, on s: FileStreamState) throws -> DemuxedPacket {
         guard p.dts == DemuxedPacket.noTime, s.lastInputDTS == nil, s.timer == nil,
               s.description.info.kind == .video else { return p }
-        var k = lookaheadNext
+        var k = lookaheadNext, bytes = 0
         while true {
             if k == lookahead.count {
-                guard k - lookaheadNext < Self.leadingDTSLookahead, let next = try readSkipping() else { return p }
+                guard k - lookaheadNext < Self.leadingDTSLookahead.packets, bytes < Self.leadingDTSLookahead.bytes,
+                      let next = try readSkipping() else { return p }
                 lookahead.append(next)
             }
+            bytes += lookahead[k].bytes.count
             let q = lookahead[k]
             if q.streamIndex == p.streamIndex && q.dts != DemuxedPacket.noTime { break }
             k += 1
