@@ -49,4 +49,27 @@ import Testing
         let ours = try audioDuration(dir + "/out.mp4"), theirs = try audioDuration(dir + "/theirs.mp4")
         #expect(abs(ours - theirs) < 0.03, "audio lasts \(ours) s; ffmpeg's transcode \(theirs) s")
     }
+
+    /// A jump of more than 10 minutes is a broken or hostile file's: filling it would take as
+    /// long as encoding that much sound. It is left closed, quickly, with a warning that says so.
+    @Test func aJumpOfHoursIsNotFilled() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2",
+                               "-f", "lavfi", "-i", "sine=f=440:duration=2:sample_rate=48000",
+                               "-filter_complex", "[1]asetpts='if(gte(PTS,SR),PTS+3600*SR,PTS)'[a]", "-map", "0:v", "-map", "[a]",
+                               "-c:v", "libx264", "-c:a", "aac", dir + "/far.mkv"])
+        let g = CLI.writeGraph("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "far.mkv" } }, "aenc": { "type": "aac" },
+                     "mux": { "type": "mp4", "params": { "path": "out.mp4" } } },
+          "chains": [["in.audio", "aenc", "mux.audio"]] }
+        """, in: dir)
+        let started = Date()
+        let r = try CLI.mediagraph("run", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(Date().timeIntervalSince(started) < 20, "the run took \(Date().timeIntervalSince(started)) s")
+        #expect(r.stderr.contains("the audio's times jump ahead by more than 10 minutes 1 time, the first at 1.0"), "\(r.stderr)")
+        let duration = Double(try CLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=duration", "-of", "csv=p=0", dir + "/out.mp4"])
+            .out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+        #expect(duration > 1.9 && duration < 2.1, "the audio lasts \(duration) s")
+    }
 }

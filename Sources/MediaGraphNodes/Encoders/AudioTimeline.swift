@@ -13,14 +13,20 @@ struct AudioTimeline {
     /// Deviations up to this many samples are jitter, not gaps: 20 ms, below what anyone hears
     /// as out of sync and far above a container's timestamp rounding.
     let tolerance: Int64
+    /// The longest hole filled: 10 minutes. A longer jump is a broken or hostile file's (hours of
+    /// silence would take hours to encode): the samples follow on as if there were none, later
+    /// times count from after the jump, and the warning says so.
+    let longestFill: Int64
     /// Where the next sample belongs, in samples at `sampleRate`; nil before the first buffer.
     private(set) var nextSample: Int64?
     private var filled: (count: Int, samples: Int64, firstAt: Int64) = (0, 0, 0)
     private var dropped: (count: Int, samples: Int64, firstAt: Int64) = (0, 0, 0)
+    private var ignored: (count: Int, firstAt: Int64) = (0, 0)
 
     init(sampleRate: Int) {
         self.sampleRate = sampleRate
         tolerance = Int64(sampleRate / 50)
+        longestFill = Int64(sampleRate) * 600
     }
 
     /// For a buffer of `count` samples at `pts` (in `timeBase`): the samples of silence to
@@ -36,6 +42,13 @@ struct AudioTimeline {
             return (0, 0)
         }
         let drift = at - expected
+        if drift > longestFill {
+            if ignored.count == 0 { ignored.firstAt = expected }
+            ignored.count += 1
+            // later buffers are compared with the times after the jump
+            nextSample = at + Int64(count)
+            return (0, 0)
+        }
         if drift > tolerance {
             if filled.count == 0 { filled.firstAt = expected }
             filled.count += 1
@@ -64,6 +77,9 @@ struct AudioTimeline {
         }
         if dropped.count > 0 {
             out.append("the audio's times go back \(dropped.count) time\(dropped.count == 1 ? "" : "s"), the first at \(seconds(dropped.firstAt)): \(seconds(dropped.samples)) of overlapping samples were left out, so the sound stays in time with the picture")
+        }
+        if ignored.count > 0 {
+            out.append("the audio's times jump ahead by more than 10 minutes \(ignored.count) time\(ignored.count == 1 ? "" : "s"), the first at \(seconds(ignored.firstAt)): not filled with silence, so the sound after it may not be in time with the picture")
         }
         return out
     }
