@@ -11,13 +11,18 @@ import Testing
         log.range(of: key + ": ").flatMap { Double(log[$0.upperBound...].prefix { "0123456789.-".contains($0) }) }
     }
 
+    /// An mkv of `seconds` of video and a 440 Hz tone whose times jump ahead by `jump` seconds
+    /// at `at` seconds (the tone after `at` is moved), made by ffmpeg.
+    static func clipWithAJump(_ path: String, seconds: Int, tone: Int, at: Int, jump: Int) throws {
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=\(seconds)",
+                               "-f", "lavfi", "-i", "sine=f=440:duration=\(tone):sample_rate=48000",
+                               "-filter_complex", "[1]asetpts='if(gte(PTS,\(at)*SR),PTS+\(jump)*SR,PTS)'[a]", "-map", "0:v", "-map", "[a]",
+                               "-c:v", "libx264", "-c:a", "aac", path])
+    }
+
     @Test func aHoleInTheAudioStaysAHoleOfSilence() throws {
         let dir = CLI.tempDir()
-        // a 440 Hz tone whose times jump ahead by one second at 2 s (its last second is moved)
-        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=5",
-                               "-f", "lavfi", "-i", "sine=f=440:duration=4:sample_rate=48000",
-                               "-filter_complex", "[1]asetpts='if(gte(PTS,2*SR),PTS+SR,PTS)'[a]", "-map", "0:v", "-map", "[a]",
-                               "-c:v", "libx264", "-c:a", "aac", dir + "/gap.mkv"])
+        try Self.clipWithAJump(dir + "/gap.mkv", seconds: 5, tone: 4, at: 2, jump: 1)
         // where the hole is in the file: the packet after which the next one starts late
         let packets = try CLI.run("ffprobe", ["-v", "error", "-select_streams", "a", "-show_entries", "packet=pts_time,duration_time",
                                               "-of", "csv=p=0", dir + "/gap.mkv"]).out
@@ -54,10 +59,7 @@ import Testing
     /// long as encoding that much sound. It is left closed, quickly, with a warning that says so.
     @Test func aJumpOfHoursIsNotFilled() throws {
         let dir = CLI.tempDir()
-        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25:duration=2",
-                               "-f", "lavfi", "-i", "sine=f=440:duration=2:sample_rate=48000",
-                               "-filter_complex", "[1]asetpts='if(gte(PTS,SR),PTS+3600*SR,PTS)'[a]", "-map", "0:v", "-map", "[a]",
-                               "-c:v", "libx264", "-c:a", "aac", dir + "/far.mkv"])
+        try Self.clipWithAJump(dir + "/far.mkv", seconds: 2, tone: 2, at: 1, jump: 3600)
         let g = CLI.writeGraph("""
         { "nodes": { "in": { "type": "filesrc", "params": { "path": "far.mkv" } }, "aenc": { "type": "aac" },
                      "mux": { "type": "mp4", "params": { "path": "out.mp4" } } },

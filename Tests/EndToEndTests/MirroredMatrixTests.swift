@@ -21,6 +21,16 @@ import Testing
         return [0, 4, 12, 16].map { k in Int32(bitPattern: UInt32(d[o + k]) << 24 | UInt32(d[o + k + 1]) << 16 | UInt32(d[o + k + 2]) << 8 | UInt32(d[o + k + 3])) }
     }
 
+    /// `file` with its first tkhd matrix's a, b, c, d (at `offset`) set to `terms` (16.16).
+    static func withMatrix(_ file: [UInt8], at offset: Int, _ terms: [Int32]) -> [UInt8] {
+        var d = file
+        for (term, at) in zip(terms, [0, 4, 12, 16]) {
+            let v = UInt32(bitPattern: term << 16)
+            d[offset + at ..< offset + at + 4] = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
+        }
+        return d
+    }
+
     @Test func everyMirrorAndTurnIsKeptByCopyAndByTranscode() throws {
         let dir = CLI.tempDir()
         try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=64x48:rate=25:duration=0.2", "-c:v", "libx264", dir + "/plain.mp4"])
@@ -29,11 +39,7 @@ import Testing
         // the four mirrors among the eight quarter-turn matrices (a, b, c, d), and one plain turn
         let mirrors: [[Int32]] = [[-1, 0, 0, 1], [1, 0, 0, -1], [0, 1, 1, 0], [0, -1, -1, 0], [0, -1, 1, 0]]
         for (k, m) in mirrors.enumerated() {
-            var d = plain
-            for (term, at) in zip(m, [0, 4, 12, 16]) {
-                let v = UInt32(bitPattern: term << 16)
-                d[o + at ..< o + at + 4] = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-            }
+            let d = Self.withMatrix(plain, at: o, m)
             let source = dir + "/m\(k).mp4"
             #expect(FileManager.default.createFile(atPath: source, contents: Data(d)))
             let g = CLI.writeGraph("""
@@ -65,11 +71,7 @@ import Testing
         let plain = [UInt8](FileManager.default.contents(atPath: dir + "/plain.mp4") ?? Data())
         let o = try #require(Self.matrixOffset(plain))
         for (k, m) in ([[-1, 0, 0, 1], [1, 0, 0, -1], [0, 1, 1, 0], [0, -1, -1, 0]] as [[Int32]]).enumerated() {
-            var d = plain
-            for (term, at) in zip(m, [0, 4, 12, 16]) {
-                let v = UInt32(bitPattern: term << 16)
-                d[o + at ..< o + at + 4] = [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)]
-            }
+            let d = Self.withMatrix(plain, at: o, m)
             #expect(FileManager.default.createFile(atPath: dir + "/m\(k).mp4", contents: Data(d)))
             let g = CLI.writeGraph("""
             { "nodes": { "in": { "type": "filesrc", "params": { "path": "m\(k).mp4" } },
