@@ -26,9 +26,9 @@ public struct VideoFrame: ~Copyable {
 
 extension NodeOutput {
     /// `sendTransformed(_:to:port:_:)` for a typed frame.
-    public func sendTransformed(_ frame: consuming VideoFrame, to format: VideoFormat? = nil, port: Int = 0,
+    public func sendTransformed(_ frame: consuming VideoFrame, to format: VideoFormat? = nil, port: Int = 0, inPlace: Bool = true,
                                 _ body: (FramePlanes, FramePlanes, Bool) throws -> Void) throws {
-        try sendTransformed(frame.take(), to: format, port: port, body)
+        try sendTransformed(frame.take(), to: format, port: port, inPlace: inPlace, body)
     }
 
     /// Sends a received frame on unchanged.

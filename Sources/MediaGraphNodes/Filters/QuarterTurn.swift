@@ -15,12 +15,14 @@ final class QuarterTurn {
     private let widen: (converter: PixelConverter, memory: FrameMemory, format: VideoFormat)?
 
     /// nil when `degrees` is no turn (0 without `mirrored`, or not a quarter). `mirrored` also
-    /// flips the turned picture left to right (`upright` uses it).
-    init?(source: VideoFormat, degrees: Int, mirrored: Bool = false, threads: Int) throws {
+    /// flips the turned picture left to right (`upright` uses it). `turnsWhatIsShown`: the turn
+    /// is one the picture should show (`rotate` with given degrees, ffmpeg's `transpose`), so the
+    /// display rotation stays the input's; otherwise the turn undoes it (upright frames).
+    init?(source: VideoFormat, degrees: Int, mirrored: Bool = false, turnsWhatIsShown: Bool = false, threads: Int) throws {
         guard let kernel = QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360, mirrored: mirrored) else { return nil }
         self.kernel = kernel
         self.threads = threads
-        output = Self.output(source, kernel)
+        output = Self.output(source, kernel, turnsWhatIsShown: turnsWhatIsShown)
         if let wide = Self.widened(source, kernel) {
             widen = (try PixelConverter(from: source, to: wide), FramePool.shared(for: wide).makeMemory(), wide)
         } else {
@@ -31,7 +33,7 @@ final class QuarterTurn {
     /// The format frames of `source` have after a clockwise turn by `degrees` (`source` itself
     /// for no turn). Computable at validation, before any frame.
     static func outputFormat(_ source: VideoFormat, degrees: Int, mirrored: Bool = false) -> VideoFormat {
-        QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360, mirrored: mirrored).map { output(source, $0) } ?? source
+        QuarterTurnKernel(degrees: ((degrees % 360) + 360) % 360, mirrored: mirrored).map { output(source, $0, turnsWhatIsShown: false) } ?? source
     }
 
     /// What shows frames of `f` as they are displayed: a clockwise turn of 360 − rotation, as
@@ -43,14 +45,19 @@ final class QuarterTurn {
         f.mirrored ? ((f.rotation + 180) % 360, true) : ((360 - f.rotation) % 360, false)
     }
 
-    private static func output(_ source: VideoFormat, _ kernel: QuarterTurnKernel) -> VideoFormat {
+    private static func output(_ source: VideoFormat, _ kernel: QuarterTurnKernel, turnsWhatIsShown: Bool) -> VideoFormat {
         var out = widened(source, kernel) ?? source
         (out.width, out.height) = kernel.turnedSize(width: source.width, height: source.height)
-        // the display rotation (counterclockwise) still owed after a clockwise turn; a turn of a
-        // mirrored stream is `upright`'s, which leaves nothing owed. A turn by other degrees
-        // leaves a mirror this format cannot state: the turned frames carry none (Docs/filters.md).
-        out.rotation = kernel.mirrored ? 0 : (source.rotation + kernel.degrees) % 360
-        out.mirrored = false
+        // a turn that undoes the display rotation leaves what is still owed (counterclockwise)
+        // after it: nothing, for `upright`'s. A turn the picture should show keeps the input's,
+        // so a player turns it as before and the picture shows the turn, as ffmpeg's transpose
+        // (rotations commute). A mirror is undone by `upright`'s turn, and kept by one to show.
+        if turnsWhatIsShown {
+            out.rotation = source.rotation
+        } else {
+            out.rotation = kernel.mirrored ? 0 : (source.rotation + kernel.degrees) % 360
+            out.mirrored = false
+        }
         // a quarter turn swaps what a pixel's width and height are
         if kernel.degrees % 180 != 0 && source.sampleAspect.num > 0 && source.sampleAspect.den > 0 {
             out.sampleAspect = Rational(source.sampleAspect.den, source.sampleAspect.num)

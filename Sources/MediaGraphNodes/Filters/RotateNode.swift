@@ -11,7 +11,7 @@ import MediaGraphKernels
 public final class RotateNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "rotate",
-        doc: "Turns frames clockwise by 90, 180 or 270 degrees (pixels moved, exact); 'auto' turns them as the stream's display rotation says, and flips them where its matrix mirrors, so they are upright and carry none (ffmpeg's autorotate: rotation 90 is a quarter turn counterclockwise). The display rotation left is the input's plus the turn.",
+        doc: "Turns frames clockwise by 90, 180 or 270 degrees (pixels moved, exact); 'auto' turns them as the stream's display rotation says, and flips them where its matrix mirrors, so they are upright and carry none (ffmpeg's autorotate: rotation 90 is a quarter turn counterclockwise). Given degrees turn the picture as shown (ffmpeg's transpose=clock for 90): the display rotation stays the input's.",
         category: .filter,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video (a quarter turn of 4:2:2 gives 4:4:4: turned, it would be 4:4:0, which no pixel format holds)")],
         outputs: [PortSpec("out", .anyVideo, doc: "the turned frames (a quarter turn swaps width and height)")],
@@ -51,15 +51,19 @@ public final class RotateNode: RegisteredNode, VideoNode {
             let way = QuarterTurn.upright(input)
             turn = try QuarterTurn(source: input, degrees: way.degrees, mirrored: way.mirrored, threads: threads)
         } else {
-            turn = try QuarterTurn(source: input, degrees: Int(degreesChoice) ?? 0, threads: threads)
+            // through a mirroring display matrix a clockwise turn of the pixels shows as a
+            // counterclockwise one: turn the other way so the picture shows the given degrees
+            let degrees = Int(degreesChoice) ?? 0
+            turn = try QuarterTurn(source: input, degrees: input.mirrored ? 360 - degrees : degrees, turnsWhatIsShown: true, threads: threads)
         }
         return [.video(turn?.output ?? input)]
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let turn else { return try output.send(consume frame) }
-        // a new pooled frame of the turned size: the kernel cannot work in place
-        try output.sendTransformed(consume frame, to: turn.output) { src, dst, _ in
+        // always a new pooled frame: the kernel cannot work in place (a half turn given as
+        // degrees keeps the format, so the frame would otherwise be offered in place)
+        try output.sendTransformed(consume frame, to: turn.output, inPlace: false) { src, dst, _ in
             try turn.run(source: src, destination: dst)
         }
     }
