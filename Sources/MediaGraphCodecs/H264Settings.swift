@@ -31,6 +31,10 @@ public struct H264Settings: Hashable, Sendable {
     public var refs: Int?
     /// Encoder threads; 0 lets x264 choose (as ffmpeg's default `-threads auto`).
     public var threads: Int
+    /// libx264 options that read or write files (`stats`, and `pass`, which writes its stats to
+    /// x264_2pass.log in the working directory): refused in `x264-params`.
+    static let fileOptions: Set<String> = ["stats", "pass", "cqmfile", "dump-yuv", "opencl", "opencl-clbin"]
+
     /// Passed to x264 as is: `key=value:key=value` (ffmpeg's `-x264-params`).
     public var x264Params: String?
 
@@ -85,7 +89,7 @@ public struct H264Settings: Hashable, Sendable {
         try check.range("bframes", bframes, 0...16)
         try check.range("refs", refs, 1...16)
         try check.range("threads", threads, 0...128)
-        try check.keyValueList("x264-params", x264Params)
+        try check.keyValueList("x264-params", x264Params, fileOptions: Self.fileOptions)
         try check.frameSize(width: width, height: height, even: true)
     }
 

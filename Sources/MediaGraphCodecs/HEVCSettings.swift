@@ -13,6 +13,13 @@ public struct HEVCSettings: Hashable, Sendable {
     public var bframes: Int?
     /// Worker threads of x265's pool (x265 `pools`); 0 lets x265 choose.
     public var threads: Int
+    /// libx265 options that read or write files (`csv`, `stats`, analysis files, lists and
+    /// zones read from files; `pass` and `multi-pass-opt-*`, which write stats): refused in
+    /// `x265-params` (`scaling-list` only when it names a file, not `default` or `off`).
+    static let fileOptions: Set<String> = ["csv", "stats", "pass", "multi-pass-opt-analysis", "multi-pass-opt-distortion",
+                                           "analysis-save", "analysis-load", "analysis-reuse-file", "scaling-list",
+                                           "lambda-file", "zonefile", "dolby-vision-rpu", "dhdr10-info", "qpfile"]
+
     /// Passed to x265 as is: `key=value:key=value` (ffmpeg's `-x265-params`).
     public var x265Params: String?
 
@@ -50,7 +57,7 @@ public struct HEVCSettings: Hashable, Sendable {
         try check.range("keyint", keyint, 1...100_000)
         try check.range("bframes", bframes, 0...16)
         try check.range("threads", threads, 0...256)
-        try check.keyValueList("x265-params", x265Params)
+        try check.keyValueList("x265-params", x265Params, fileOptions: Self.fileOptions, harmless: ["default", "off"])
         try check.frameSize(width: width, height: height, even: true)
         if width < Self.smallestSide || height < Self.smallestSide {
             throw CodecError.setting("hevc", width < Self.smallestSide ? "width" : "height",

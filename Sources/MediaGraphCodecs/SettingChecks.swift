@@ -52,12 +52,22 @@ struct SettingChecks {
     }
 
     /// `key=value:key=value` lists passed through to x264/x265.
-    func keyValueList(_ param: String, _ value: String?) throws {
+    /// `value` is `key=value` pairs separated by ':' (an encoder library's own options), none of
+    /// them in `fileOptions`: options that make the library read or write a file of its own
+    /// choosing (x264's `stats`, x265's `csv` …). A graph may come from a stranger, and it writes
+    /// only the outputs its sinks name, checked as they are (Docs/limits.md), so those are
+    /// refused; `harmless` values of such a key (x265's `scaling-list=default`) pass.
+    func keyValueList(_ param: String, _ value: String?, fileOptions: Set<String> = [], harmless: Set<String> = []) throws {
         guard let value, !value.isEmpty else { return }
         for item in value.split(separator: ":", omittingEmptySubsequences: false) {
             let parts = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard let key = parts.first, !key.isEmpty, !key.contains(" ") else {
                 throw CodecError.setting(component, param, expected: "key=value pairs separated by ':'", found: "'\(item)' in '\(value)'")
+            }
+            let given = parts.count > 1 ? String(parts[1]) : ""
+            if fileOptions.contains(String(key)) && !harmless.contains(given) {
+                throw CodecError(.invalidSetting, component: component, param: param,
+                                 message: "'\(key)' makes the library read or write a file of its own ('\(item)'); a graph writes only the outputs its sinks name, so options that name files (and two-pass encoding, whose stats go to one) are refused")
             }
         }
     }

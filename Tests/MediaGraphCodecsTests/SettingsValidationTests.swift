@@ -99,6 +99,27 @@ func expectMessage(_ expected: String, sourceLocation: Testing.SourceLocation = 
         #expect((try? VP9Encoder.validate(settings: VPXSettings(), width: 321, height: 241)) != nil)
     }
 
+    /// Library options that read or write files of their own are refused: a graph from a
+    /// stranger must not write where its sinks do not say (QA wrote x264 stats over a file).
+    @Test func encoderParamsThatNameFilesAreRefused() throws {
+        let refusal = "a graph writes only the outputs its sinks name, so options that name files (and two-pass encoding, whose stats go to one) are refused"
+        expectMessage("h264: param 'x264-params': 'stats' makes the library read or write a file of its own ('stats=/tmp/victim'); " + refusal) {
+            try H264Encoder.validate(settings: H264Settings(x264Params: "ref=2:stats=/tmp/victim"), width: 64, height: 48)
+        }
+        expectMessage("h264: param 'x264-params': 'pass' makes the library read or write a file of its own ('pass=1'); " + refusal) {
+            try H264Encoder.validate(settings: H264Settings(x264Params: "pass=1"), width: 64, height: 48)
+        }
+        expectMessage("hevc: param 'x265-params': 'csv' makes the library read or write a file of its own ('csv=/tmp/x.csv'); " + refusal) {
+            try HEVCEncoder.validate(settings: HEVCSettings(x265Params: "csv=/tmp/x.csv"), width: 64, height: 48)
+        }
+        expectMessage("hevc: param 'x265-params': 'scaling-list' makes the library read or write a file of its own ('scaling-list=/etc/passwd'); " + refusal) {
+            try HEVCEncoder.validate(settings: HEVCSettings(x265Params: "scaling-list=/etc/passwd"), width: 64, height: 48)
+        }
+        // the same keys' harmless values, and other options, pass
+        try HEVCEncoder.validate(settings: HEVCSettings(x265Params: "scaling-list=default:bframes=2"), width: 64, height: 48)
+        try H264Encoder.validate(settings: H264Settings(x264Params: "ref=2:keyint=50"), width: 64, height: 48)
+    }
+
     @Test func aac() {
         expectMessage("aac: param 'sample rate': expected one of 96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350, found 44000") {
             try AACEncoder.validate(settings: AACSettings(), sampleRate: 44000, channels: 2)
