@@ -43,6 +43,18 @@ public final class MP4Sink: RegisteredNode {
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64])
     }
 
+    /// Names that say another container: the sink writes MP4 whatever the name, where ffmpeg
+    /// would pick the container by it.
+    static let otherContainers: Set<String> = ["webm", "mkv", "mka", "avi", "ts", "m2ts", "mts", "flv", "ogg", "ogv",
+                                               "nut", "mpg", "mpeg", "wmv", "asf", "wav", "mp3", "aac", "gif"]
+
+    public var validationWarnings: [String] {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        let ext = name.contains(".") ? String(name.split(separator: ".").last!).lowercased() : ""
+        guard Self.otherContainers.contains(ext) else { return [] }
+        return ["'\(path)' will be an MP4 file whatever its name: the mp4 sink writes only MP4 (name it .mp4; MediaGraph writes no .\(ext))"]
+    }
+
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         formats = inputs.map(\.format)
         names = inputs.map(\.port)
