@@ -139,7 +139,11 @@ extension GraphInstantiation {
     static func brief(_ f: MediaFormat, _ other: MediaFormat? = nil) -> String {
         switch f {
         case .video(let v):
-            let turned = other?.video.map { $0.rotation != v.rotation } == true ? (v.rotation == 0 ? " upright" : " rotated \(v.rotation)°") : ""
+            var turned = other?.video.map { $0.rotation != v.rotation } == true ? (v.rotation == 0 ? " upright" : " rotated \(v.rotation)°") : ""
+            // a change of range alone (YUV both sides) says so
+            if let o = other?.video, !o.pixelFormat.isRGB, !v.pixelFormat.isRGB, (o.range == .full) != (v.range == .full) {
+                turned = (v.range == .full ? " full" : " limited") + turned
+            }
             if let o = other?.video, o.width != v.width || o.height != v.height { return "\(v.pixelFormat.rawValue) \(v.width)x\(v.height)" + turned }
             return v.pixelFormat.rawValue + turned
         case .audio(let a): return "\(a.sampleFormat) \(a.sampleRate)Hz \(a.channels)ch"

@@ -7,7 +7,7 @@ public struct InputMatching: OptionSet, Sendable, Hashable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-    /// Every raw video input gets the size and pixel format of the first connected one.
+    /// Every raw video input gets the size, pixel format and range of the first connected one.
     public static let videoGeometry = InputMatching(rawValue: 1)
     /// Every raw audio input gets the sample format, rate and channel count of the first one.
     public static let audioLayout = InputMatching(rawValue: 2)
@@ -37,13 +37,19 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
     /// The display rotation video must have (0: upright, which also means not mirrored; a
     /// `rotate` adapter turns the pixels).
     public var rotation: Int?
+    /// The range YUV video must have (`.limited` or `.full`; unspecified counts as limited), so
+    /// a limited clip beside a full-range one is converted rather than shown under its tag.
+    /// Nil for RGB, which is always full.
+    public var range: ColorRange?
 
     public init(width: Int? = nil, height: Int? = nil, pixelFormat: PixelFormat? = nil,
-                sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, channels: Int? = nil, rotation: Int? = nil) {
+                sampleFormat: SampleFormat? = nil, sampleRate: Int? = nil, channels: Int? = nil, rotation: Int? = nil,
+                range: ColorRange? = nil) {
         self.width = width
         self.height = height
         self.pixelFormat = pixelFormat
         self.rotation = rotation
+        self.range = range
         self.sampleFormat = sampleFormat
         self.sampleRate = sampleRate
         self.channels = channels
@@ -54,16 +60,21 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
     public static func of(_ format: MediaFormat, matching: InputMatching) -> FormatShape? {
         switch format {
         case .video(let v) where matching.contains(.videoGeometry):
-            return FormatShape(width: v.width, height: v.height, pixelFormat: v.pixelFormat)
+            return FormatShape(width: v.width, height: v.height, pixelFormat: v.pixelFormat, range: yuvRange(v))
         case .video(let v) where matching.contains(.videoHeight):
-            return FormatShape(height: v.height, pixelFormat: v.pixelFormat)
+            return FormatShape(height: v.height, pixelFormat: v.pixelFormat, range: yuvRange(v))
         case .video(let v) where matching.contains(.videoWidth):
-            return FormatShape(width: v.width, pixelFormat: v.pixelFormat)
+            return FormatShape(width: v.width, pixelFormat: v.pixelFormat, range: yuvRange(v))
         case .audio(let a) where matching.contains(.audioLayout):
             return FormatShape(sampleFormat: a.sampleFormat, sampleRate: a.sampleRate, channels: a.channels)
         default:
             return nil
         }
+    }
+
+    /// The range a YUV format's values are in (unspecified reads as limited); nil for RGB.
+    static func yuvRange(_ v: VideoFormat) -> ColorRange? {
+        v.pixelFormat.isRGB ? nil : (v.range == .full ? .full : .limited)
     }
 
     /// This shape with a free side of a video shape filled in for `format`: scaled by the ratio
@@ -87,6 +98,7 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
         case .video(let v):
             return (width ?? v.width) == v.width && (height ?? v.height) == v.height && (pixelFormat ?? v.pixelFormat) == v.pixelFormat
                 && (rotation ?? v.rotation) == v.rotation && !(rotation == 0 && v.mirrored)
+                && (range == nil || Self.yuvRange(v) == nil || Self.yuvRange(v) == range)
         case .audio(let a):
             return (sampleFormat ?? a.sampleFormat) == a.sampleFormat && (sampleRate ?? a.sampleRate) == a.sampleRate
                 && (channels ?? a.channels) == a.channels
@@ -96,13 +108,14 @@ public struct FormatShape: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether this is a shape of video (true) or audio (false).
-    public var isVideoShape: Bool { width != nil || height != nil || pixelFormat != nil || rotation != nil }
+    public var isVideoShape: Bool { width != nil || height != nil || pixelFormat != nil || rotation != nil || range != nil }
 
     public var description: String {
         if isVideoShape {
             let turned = rotation.map { $0 == 0 ? " upright" : " rotated \($0)°" } ?? ""
             if width == nil && height == nil && pixelFormat == nil { return String(turned.dropFirst()) }
-            return "\(pixelFormat?.rawValue ?? "any") \(width.map(String.init) ?? "?")x\(height.map(String.init) ?? "?")" + turned
+            let levels = range.map { " \($0)" } ?? ""
+            return "\(pixelFormat?.rawValue ?? "any") \(width.map(String.init) ?? "?")x\(height.map(String.init) ?? "?")" + levels + turned
         }
         return "\(sampleFormat?.rawValue ?? "any") \(sampleRate.map(String.init) ?? "?")Hz \(channels.map(String.init) ?? "?")ch"
     }

@@ -9,11 +9,12 @@ public final class ScaleNode: RegisteredNode, VideoNode {
         category: .filter,
         inputs: [PortSpec("in", .anyVideo, doc: "raw video")],
         outputs: [PortSpec("out", .anyVideo, doc: "raw video of the new size")],
-        params: ParamSpec.list(widthParam, heightParam, algorithmParam, formatParam))
+        params: ParamSpec.list(widthParam, heightParam, algorithmParam, formatParam, rangeParam))
     static let widthParam = Param<Int>("width", -1...16384, default: -1, doc: "output width (-1: from height and aspect)")
     static let heightParam = Param<Int>("height", -1...16384, default: -1, doc: "output height (-1: from width and aspect)")
     static let algorithmParam = Param<ScalingAlgorithm>("algorithm", default: .bicubic, doc: "libswscale algorithm")
     static let formatParam = Param<PixelFormat?>("format", choices: PixelFormat.allCases, doc: "output pixel format (default: the input's)")
+    static let rangeParam = Param<ColorRange?>("range", choices: ColorRange.choices, doc: "output range of YUV (default: the input's; limited from RGB)")
 
     /// Where a node needs its video inputs at one size and pixel format (`InputMatching`), resize
     /// and convert the others to the first one's.
@@ -26,6 +27,10 @@ public final class ScaleNode: RegisteredNode, VideoNode {
         p["width"] = .number(Double(shape.width ?? v.width), nil)
         p["height"] = .number(Double(shape.height ?? v.height), nil)
         if let f = shape.pixelFormat, f != v.pixelFormat { p["format"] = .string(f.rawValue, nil) }
+        // the first input's range, where the values would otherwise stay in another one
+        let target = shape.pixelFormat ?? v.pixelFormat
+        let given: ColorRange = v.pixelFormat.isRGB ? .limited : (v.range == .full ? .full : .limited)
+        if let r = shape.range, !target.isRGB, r != given { p["range"] = .string(r.rawValue, nil) }
         return p
     })
 
@@ -33,6 +38,7 @@ public final class ScaleNode: RegisteredNode, VideoNode {
     let height: Int
     let algorithm: ScalingAlgorithm
     let format: PixelFormat?
+    let range: ColorRange?
     var converter: PixelConverter?
 
     public init(setup: NodeSetup) throws {
@@ -41,6 +47,7 @@ public final class ScaleNode: RegisteredNode, VideoNode {
         height = p[Self.heightParam]
         algorithm = p[Self.algorithmParam]
         format = p[Self.formatParam]
+        range = p[Self.rangeParam]
         if width == 0 { throw NodeFailure("param 'width': expected a size of 1…16384 or -1, found 0") }
         if height == 0 { throw NodeFailure("param 'height': expected a size of 1…16384 or -1, found 0") }
         if width == -1 && height == -1 { throw NodeFailure("params 'width' and 'height': at most one may be -1") }
@@ -66,6 +73,7 @@ public final class ScaleNode: RegisteredNode, VideoNode {
         }
         if !input.pixelFormat.isRGB && out.pixelFormat.isRGB { out.range = .full }
         if input.pixelFormat.isRGB && !out.pixelFormat.isRGB { out.range = .limited }
+        if let range, !out.pixelFormat.isRGB { out.range = range }
         if out != input { converter = try PixelConverter(from: input, to: out, algorithm: algorithm) }
         return [.video(out)]
     }
