@@ -85,6 +85,13 @@ import Testing
     @Test func closestNames() {
         #expect(ClosestName.find("widht", in: ["width", "height"]) == "width")
         #expect(ClosestName.find("zzzzzz", in: ["width", "height"]) == nil)
+        // a swap of two letters is one edit; a short word two edits away is no typo (QA:
+        // 'pad' was offered 'aac', 'fps' 'mp4', 'hls' 'hue')
+        #expect(ClosestName.find("otu", in: ["out", "in"]) == "out")
+        #expect(ClosestName.find("sepai", in: ["sepia", "scale"]) == "sepia")
+        #expect(ClosestName.find("pad", in: ["aac", "mp4", "hue"]) == nil)
+        #expect(ClosestName.find("fps", in: ["aac", "mp4", "hue"]) == nil)
+        #expect(ClosestName.find("hls", in: ["aac", "mp4", "hue"]) == nil)
     }
 }
 

@@ -146,21 +146,26 @@ public enum ClosestName {
             if best == nil || d < best!.1 { best = (c, d) }
         }
         guard let (name, d) = best else { return nil }
-        return d <= max(2, word.count / 3) ? name : nil
+        // a short word two edits away shares too little to be a typo ('pad' is not 'aac')
+        return d <= (word.count <= 4 ? 1 : max(2, word.count / 3)) ? name : nil
     }
 
+    /// Edits between `a` and `b`: insertions, deletions, substitutions and swaps of two
+    /// neighbouring letters ('otu' is one swap from 'out'), optimal string alignment.
     static func distance(_ a: String, _ b: String) -> Int {
         let a = Array(a), b = Array(b)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
+        var before = [Int](repeating: 0, count: b.count + 1)
         var prev = Array(0...b.count)
         var cur = [Int](repeating: 0, count: b.count + 1)
         for i in 1...a.count {
             cur[0] = i
             for j in 1...b.count {
                 cur[j] = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { cur[j] = min(cur[j], before[j - 2] + 1) }
             }
-            swap(&prev, &cur)
+            (before, prev, cur) = (prev, cur, before)
         }
         return prev[b.count]
     }
