@@ -217,6 +217,24 @@ public final class MP4Muxer {
         }
     }
 
+    /// Leaves out the samples of track `id` still waiting to be written whose dts is `dts` or
+    /// later (track timescale), and returns how many: a muxer ending with its shortest input cuts
+    /// a track that was read ahead of the one that ended. Written samples stay, and so does all of
+    /// a fragmented file's queue (its fragment boundaries are already counted).
+    public func dropQueued(from dts: Int64, in id: MP4TrackID) -> Int {
+        guard !options.fragmented, id.index >= 0, id.index < tracks.count else { return 0 }
+        let t = tracks[id.index]
+        var n = 0
+        // dts rises within a track: the samples to drop are the queue's tail
+        while t.hasQueued, let last = t.queue.last, last.dts >= dts {
+            queuedBytes -= last.data.count
+            t.queue.removeLast()
+            n += 1
+        }
+        t.lastQueuedDTS = t.hasQueued ? t.queue.last?.dts : t.table.count > 0 ? t.table.lastDTS : nil
+        return n
+    }
+
     /// Tells the muxer that a track gets no more samples, so interleaving stops waiting for it.
     public func finishTrack(_ id: MP4TrackID) throws {
         guard id.index >= 0, id.index < tracks.count else { throw MP4MuxerError.unknownTrack(id) }

@@ -20,6 +20,8 @@ extension GraphPlan {
         for n in order { builder.instantiateNode(n) }
         if !builder.problems.contains(where: { $0.severity == .error }) { builder.fuseStages() }
         if builder.problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(builder.problems + warnings) }
+        let locations = Dictionary(nodes.compactMap { n in n.location.map { (n.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        builder.graph.warnings += builder.graph.endlessRunWarnings(locations: locations)
         return builder.graph
     }
 }

@@ -64,11 +64,15 @@ public protocol SourceNode: MediaNode {
     /// Buffers it will send on these output ports, if known (the progress line counts the video
     /// ports); by default `expectedCount`, right for a source with one output.
     func expectedCount(onPorts ports: [Int]) -> Int?
+    /// Why this source never ends on its own ("has no 'duration'"), or nil when it ends:
+    /// validation warns when nothing after it ends the run either.
+    var endlessBecause: String? { get }
 }
 
 extension SourceNode {
     public var expectedCount: Int? { nil }
     public func expectedCount(onPorts ports: [Int]) -> Int? { expectedCount }
+    public var endlessBecause: String? { nil }
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {}
 }
 

@@ -228,10 +228,11 @@ public final class GraphRunner: Sendable {
         }
     }
 
-    /// A synchronised node whose output has ended (`end: first` or `shortest`) finishes now and
-    /// closes its queue, so its producers stop rather than it waiting for inputs that may never end.
-    private func finishedEarly(_ r: RunningNode, _ inbox: Inbox) throws -> Bool {
-        guard let sync = r.instance as? SynchronizedVideoAdapter, sync.synchronizer.isFinished else { return false }
+    /// A node that has ended before its inputs (`EndsBeforeItsInputs`: `end: first` or
+    /// `shortest`), or whose consumers have all closed their queues, finishes now and closes its
+    /// own queue, so its producers stop too rather than feed inputs that may never end.
+    private func finishedEarly(_ r: RunningNode, _ inbox: Inbox, _ early: EndsBeforeItsInputs?, consumers: [Inbox]?) throws -> Bool {
+        guard early?.hasEnded == true || consumers?.allSatisfy(\.isClosed) == true else { return false }
         inbox.close()
         try r.finish()
         return true
@@ -242,18 +243,19 @@ public final class GraphRunner: Sendable {
         var ended = Array(repeating: false, count: r.remainingInputs)
         do {
             var input = 0
-            let strict = r.instance is WaitsForPreferredInput
+            let strict = (r.instance as? WaitsForPreferredInput)?.waitsForPreferredInput ?? false
+            let early = r.instance as? EndsBeforeItsInputs, consumers = r.output.closingQueues()
             while let item = inbox.pop(preferred: r.instance.preferredInput().flatMap { ended.indices.contains($0) && !ended[$0] ? $0 : nil },
                                        strict: strict, input: &input) {
                 switch consume item {
                 case .buffer(let b):
                     try r.receive(consume b, input: input)
-                    if try finishedEarly(r, inbox) { return }
+                    if try finishedEarly(r, inbox, early, consumers: consumers) { return }
                 case .endOfStream:
                     ended[input] = true
                     try r.inputEnded(input)
                     if r.finished { return }
-                    if try finishedEarly(r, inbox) { return }
+                    if try finishedEarly(r, inbox, early, consumers: consumers) { return }
                 }
             }
         } catch is RunCancelled {

@@ -1,13 +1,21 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Synchronization
 
 /// A multi-input node that wants its inputs in the order `preferredInput` names: concat (clip k
 /// before clip k+1) and the synchronising nodes (the input that is behind in time). The engine
 /// waits for that input rather than hand it another input's buffers early, unless waiting would
-/// never end (`Inbox.pop`). Other nodes (muxers) get another input as soon as its queue is full,
-/// which costs them little.
-public protocol WaitsForPreferredInput: MediaNode {}
+/// never end (`Inbox.pop`). Other nodes (muxers, unless one ends with its shortest input) get
+/// another input as soon as its queue is full, which costs them little.
+public protocol WaitsForPreferredInput: MediaNode {
+    /// Whether it waits now (fixed once configured); true unless the node says otherwise.
+    var waitsForPreferredInput: Bool { get }
+}
+
+extension WaitsForPreferredInput {
+    public var waitsForPreferredInput: Bool { true }
+}
 
 /// An item travelling between threads: a buffer, or the end of one input's stream.
 enum InboxItem {
@@ -29,9 +37,11 @@ final class Inbox: @unchecked Sendable {
     private var counts: [Int]
     private let capacity: Int
     private var cancelled = false
-    /// Set when the node wants nothing more (a synchronised node whose output has ended): pushes
+    /// Set when the node wants nothing more (`EndsBeforeItsInputs`, or all its consumers closed): pushes
     /// are dropped, so producers see `isClosed` and stop instead of blocking.
     private var closed = false
+    /// `closed`, readable without the lock: producers look at it once per buffer.
+    private let closedFlag = Atomic<Bool>(false)
     /// Threads blocked in pop / push: signals are sent only when someone waits, and producers
     /// are woken only once a ring has drained to half, so small buffers do not cost a context
     /// switch each; each input's producers wait on a condition of their own (`Monitor`).
@@ -203,17 +213,14 @@ final class Inbox: @unchecked Sendable {
     func close() {
         monitor.lock()
         closed = true
+        closedFlag.store(true, ordering: .releasing)
         for k in 0..<rings.count { for j in 0..<capacity { rings[k][j] = nil }; counts[k] = 0 }
         monitor.broadcastAll()
         monitor.unlock()
     }
 
     /// Whether `close` was called; safe from any thread.
-    var isClosed: Bool {
-        monitor.lock()
-        defer { monitor.unlock() }
-        return closed
-    }
+    var isClosed: Bool { closedFlag.load(ordering: .acquiring) }
 
     /// Wakes every waiter; pushes and pops fail from now on.
     func cancel() {

@@ -1,7 +1,7 @@
 /// The engine's side of a `SynchronizedVideoNode`: what the scheduler calls (`process` per
 /// buffer, `inputEnded`, `finish`, `preferredInput`), turned into one `process(synced:output:)`
 /// per output time by a `VideoSynchronizer`. `GraphRunner` puts one in front of every such node.
-final class SynchronizedVideoAdapter: MediaNode, WaitsForPreferredInput {
+final class SynchronizedVideoAdapter: EndsBeforeItsInputs, WaitsForPreferredInput {
     let node: SynchronizedVideoNode
     let synchronizer: VideoSynchronizer
     /// Engine input index → input order, and back.
@@ -57,6 +57,11 @@ final class SynchronizedVideoAdapter: MediaNode, WaitsForPreferredInput {
     }
 
     func preferredInput() -> Int? { synchronizer.preferredInput().map { toEngine[$0] } }
+
+    var hasEnded: Bool { synchronizer.isFinished }
+    func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool {
+        node.syncPolicy.end.outputEnds(whenInputsEnd: toEngine.map { inputsEnd[$0] })
+    }
 }
 
 /// Stands in for a synchronised node whose inputs the synchroniser cannot take (validation

@@ -4,13 +4,13 @@ import MediaGraphMP4
 /// `mp4`: the MP4 muxer as a sink. Inputs `video`, `video1`, … and `audio`, `audio1`, …; it reads
 /// its inputs in decode-time order (`preferredInput`), so tracks interleave on disk without
 /// holding media in memory.
-public final class MP4Sink: RegisteredNode {
+public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
         name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented; appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64))
+        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64, endParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file")
     static let faststart = Param<Bool>("faststart", default: true, doc: "moov before mdat, for progressive playback")
     static let fragmented = Param<Bool>("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)")
@@ -19,6 +19,8 @@ public final class MP4Sink: RegisteredNode {
                                          doc: "display rotation in degrees of every video track (track matrix); default: each stream's own rotation")
     static let timescale = Param<Int?>("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)")
     static let co64 = Param<Bool>("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")
+    static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
+                                         doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
 
     let path: String
     let options: MP4MuxerOptions
@@ -32,6 +34,8 @@ public final class MP4Sink: RegisteredNode {
     var ended: [Bool] = []
     /// Packets received per input (for error messages).
     var packets: [Int] = []
+    let end: SyncEnd
+    var shortest = ShortestCut(inputs: 0)
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
@@ -41,6 +45,7 @@ public final class MP4Sink: RegisteredNode {
                                   fragmentDuration: p[Self.fragmentDuration],
                                   rotation: p[Self.rotation].flatMap { Int($0) },
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64])
+        end = p[Self.endParam]
     }
 
     /// Names that say another container: the sink writes MP4 whatever the name, where ffmpeg
@@ -48,9 +53,14 @@ public final class MP4Sink: RegisteredNode {
     static let otherContainers: Set<String> = ["webm", "mkv", "mka", "avi", "ts", "m2ts", "mts", "flv", "ogg", "ogv",
                                                "nut", "mpg", "mpeg", "wmv", "asf", "wav", "mp3", "aac", "gif"]
 
-    public var validationWarnings: [String] {
+    /// The lower-case extension of the path's file name ("" without one).
+    static func fileExtension(_ path: String) -> String {
         let name = path.split(separator: "/").last.map(String.init) ?? path
-        let ext = name.contains(".") ? String(name.split(separator: ".").last!).lowercased() : ""
+        return name.contains(".") ? String(name.split(separator: ".").last!).lowercased() : ""
+    }
+
+    public var validationWarnings: [String] {
+        let ext = Self.fileExtension(path)
         guard Self.otherContainers.contains(ext) else { return [] }
         return ["'\(path)' will be an MP4 file whatever its name: the mp4 sink writes only MP4 (name it .mp4; MediaGraph writes no .\(ext))"]
     }
@@ -61,6 +71,7 @@ public final class MP4Sink: RegisteredNode {
         lastDTS = Array(repeating: -.infinity, count: inputs.count)
         ended = Array(repeating: false, count: inputs.count)
         packets = Array(repeating: 0, count: inputs.count)
+        shortest = ShortestCut(inputs: inputs.count)
         return []
     }
 
@@ -74,6 +85,11 @@ public final class MP4Sink: RegisteredNode {
         }
         muxer = m
     }
+
+    /// With `end: shortest` the inputs are read strictly in decode order, so that when one ends
+    /// the others have not been read far past it (their packets after the cut are left out, and
+    /// those already written stay). Otherwise a full queue is taken early (it costs little).
+    public var waitsForPreferredInput: Bool { end == .shortest }
 
     /// The input whose last sample is earliest in decode time (an input without samples first).
     public func preferredInput() -> Int? {
@@ -100,6 +116,14 @@ public final class MP4Sink: RegisteredNode {
             }
             return t
         }
+        if end == .shortest {
+            let seconds = tb.doubleValue
+            guard shortest.keeps(input: input, dts: Double(buffer.dts) * seconds,
+                                 end: Double(buffer.pts &+ max(0, buffer.duration)) * seconds) else {
+                try inputEnded(input)
+                return
+            }
+        }
         let sample = MP4Sample(data: buffer.packetBytes, pts: try ticks(buffer.pts, "pts"), dts: try ticks(buffer.dts, "dts"),
                                duration: try ticks(buffer.duration, "duration"),
                                isSync: buffer.flags.contains(.keyFrame), configuration: buffer.codecConfiguration)
@@ -108,8 +132,26 @@ public final class MP4Sink: RegisteredNode {
     }
 
     public func inputEnded(_ input: Int) throws {
+        guard !ended[input] else { return }
         ended[input] = true
         try muxer?.finishTrack(tracks[input])
+        guard end == .shortest, let muxer, shortest.ended(input), let cut = shortest.cut else { return }
+        // inputs read ahead of the cut (from one file, all streams end together at its end)
+        for k in tracks.indices where !ended[k] {
+            let from = Int64((cut.seconds * Double(timescales[k])).rounded(.up))
+            shortest.noteLeftOut(muxer.dropQueued(from: from, in: tracks[k]), input: k)
+        }
+    }
+
+    /// With `end: shortest`, once an input has ended and every other one has reached that time.
+    public var hasEnded: Bool { shortest.cut != nil && !ended.contains(false) }
+    public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { end.outputEnds(whenInputsEnd: inputsEnd) }
+
+    public var runNotes: [String] {
+        guard let cut = shortest.cut else { return [] }
+        let others = shortest.leftOut.enumerated().filter { $0.element > 0 }.map { "\($0.element) of '\(names[$0.offset])'" }
+        return ["end: shortest: the file ends at \(TimeValue.clock(Rational(Int64((cut.seconds * 1e6).rounded()), 1_000_000))), where input '\(names[cut.input])' ended"
+                + (others.isEmpty ? "" : "; packets left out after it: " + others.joined(separator: ", "))]
     }
 
     public func finish(output: NodeOutput) throws { try muxer?.finish() }

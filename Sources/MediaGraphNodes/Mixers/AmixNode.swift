@@ -6,7 +6,7 @@ import MediaGraphCore
 /// divided by the sum of the gains' magnitudes, so the output never exceeds the loudest input's
 /// full scale. Unlike amix, the divisor stays the same when an input ends (no dropout
 /// transition): the others do not get louder.
-public final class AmixNode: RegisteredNode, WaitsForPreferredInput {
+public final class AmixNode: RegisteredNode, WaitsForPreferredInput, EndsBeforeItsInputs {
     public static let typeInfo: NodeTypeInfo = {
         var info = NodeTypeInfo(
             name: "amix",
@@ -63,6 +63,8 @@ public final class AmixNode: RegisteredNode, WaitsForPreferredInput {
     }
 
     public func preferredInput() -> Int? { sync.behind }
+    public var hasEnded: Bool { sync.isFinished }
+    public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { end.outputEnds(whenInputsEnd: inputsEnd) }
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         let count = buffer.sampleCount

@@ -23,7 +23,7 @@ public final class ImageSource: SourceNode, RegisteredNode {
     static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "the image file")
     static let rateParam = Param<Rational>.rational("rate", default: Rational(25, 1), doc: "frame rate")
     static let durationParam = Param<TimeValue?>.time(
-        "duration", doc: "how long (seconds, or \"frame:N\"); unset: until the graph ends (a node with end=shortest/first, or Ctrl-C)")
+        "duration", doc: "how long (seconds, or \"frame:N\"); unset: until the graph ends it (end: shortest on the mp4 sink or a node that combines inputs, or Ctrl-C)")
     static let formatParam = Param<PixelFormat>("format", choices: PixelFormat.eightBit, default: .rgba,
                                                 doc: "pixel format of the frames (rgba keeps the alpha)")
 
@@ -87,6 +87,7 @@ public final class ImageSource: SourceNode, RegisteredNode {
     }
 
     public var expectedCount: Int? { frames }
+    public var endlessBecause: String? { frames == nil ? "has no 'duration'" : nil }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
 

@@ -36,6 +36,7 @@ public final class TestSource: SourceNode, RegisteredNode {
     }
 
     public var expectedCount: Int? { frames > 0 ? frames : nil }
+    public var endlessBecause: String? { frames > 0 ? nil : "has frames: 0" }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [.video(format)] }
 
