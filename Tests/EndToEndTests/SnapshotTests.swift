@@ -4,13 +4,14 @@ import Testing
 /// The `snapshot` sink on a fan-out branch of a recording: pictures at the asked times equal
 /// ffmpeg's decode of the recorded MP4, the recording is the same with and without the branch,
 /// a busy writer skips and counts, and on-demand requests (FIFO lines, SIGUSR1) make pictures.
+/// Times are written as seconds and as ffmpeg's "hh:mm:ss.ms".
 @Suite struct SnapshotTests {
     /// A lossless recording (x264 qp 0) of a clip, with a PNG and a JPEG snapshot branch.
     static func record(in dir: String, snapshots: Bool) throws -> CLI.Result {
         try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=30", "-frames:v", "45",
                                "-c:v", "libx264", "-preset", "ultrafast", "-g", "15", dir + "/in.mp4"])
         let branches = snapshots ? """
-        , "png": { "type": "snapshot", "params": { "path": "snap/p-%d.png", "times": [0.5, 1.0], "when-busy": "wait" } },
+        , "png": { "type": "snapshot", "params": { "path": "snap/p-%d.png", "times": ["00:00:00.5", "0:01"], "when-busy": "wait" } },
           "jpg": { "type": "snapshot", "params": { "path": "snap/j-%d-%t.jpg", "times": [0.5, 1.0], "when-busy": "wait", "quality": 100, "full-chroma": true } }
         """ : ""
         let chains = snapshots ? #", ["src.video", "png"], ["src.video", "jpg"]"# : ""
@@ -150,6 +151,8 @@ import Testing
             (#""path": "s.bmp", "times": [1]"#, "s.bmp': expected a name ending in .png, .jpg, .jpeg or .webp, or set param 'format'"),
             (#""path": "s-%q.png", "times": [1]"#, "s-%q.png': '%q' is not a field; expected %d, %05d, %t or %% (a literal percent sign)"),
             (#""path": "s.png", "width": 100"#, "params 'width' and 'height': give both or neither (found only 'width')"),
+            (#""path": "s.png", "times": [1, "frame:3"]"#, "param 'times': expected array of 1…10000 times (seconds or \"hh:mm:ss.ms\"), found an array whose item 1 is \"frame:3\""),
+            (#""path": "s.png", "times": ["0:75"]"#, "param 'times': expected array of 1…10000 times (seconds or \"hh:mm:ss.ms\"), found an array whose item 0 is \"0:75\""),
         ]
         for c in cases {
             let g = CLI.writeGraph("""

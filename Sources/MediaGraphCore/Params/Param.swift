@@ -130,6 +130,11 @@ extension Param where Value == TimeValue? {
 }
 
 extension Param where Value == [Double]? {
+    /// Times in seconds, each written as a number or "hh:mm:ss.ms"; unset (nil) by default.
+    public static func times(_ name: String, count: ClosedRange<Int>, doc: String) -> Param<[Double]?> {
+        Param(spec: ParamSpec.times(name, count: count, doc: doc)) { $0.times($1) }
+    }
+
     public static func numbers(_ name: String, count: ClosedRange<Int>, doc: String) -> Param<[Double]?> {
         Param(spec: ParamSpec.numbers(name, count: count, doc: doc)) { $0.numbers($1) }
     }

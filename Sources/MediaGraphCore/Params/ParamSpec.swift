@@ -18,6 +18,9 @@ public enum ParamType: Sendable {
     /// A point in a media file (`TimeValue`): seconds as a number, "hh:mm:ss.ms", "mm:ss.ms",
     /// "ss.ms", or "frame:N".
     case time
+    /// An array of times in seconds whose length is in the range: each a number or a string
+    /// "hh:mm:ss.ms", "mm:ss.ms", "ss.ms" (no "frame:N").
+    case times(ClosedRange<Int>)
 
     /// How the type reads in messages and in `mediagraph nodes`.
     public var summary: String {
@@ -32,6 +35,7 @@ public enum ParamType: Sendable {
         case .numbers(let r): return r.lowerBound == r.upperBound ? "array of \(r.lowerBound) numbers" : "array of \(r.lowerBound)…\(r.upperBound) numbers"
         case .json: return "JSON value"
         case .time: return "time (seconds, \"hh:mm:ss.ms\", \"mm:ss.ms\" or \"frame:N\")"
+        case .times(let r): return (r.lowerBound == r.upperBound ? "array of \(r.lowerBound)" : "array of \(r.lowerBound)…\(r.upperBound)") + " times (seconds or \"hh:mm:ss.ms\")"
         }
     }
 }
@@ -100,6 +104,10 @@ public struct ParamSpec: Sendable {
         spec.pathRole = role
         return spec
     }
+    public static func times(_ name: String, count: ClosedRange<Int>, doc: String) -> ParamSpec {
+        ParamSpec(name, .times(count), doc: doc)
+    }
+
     public static func numbers(_ name: String, count: ClosedRange<Int>, default d: [Double]? = nil, doc: String) -> ParamSpec {
         ParamSpec(name, .numbers(count), default: d.map { .array($0.map { .number($0, nil) }, nil) }, doc: doc)
     }

@@ -133,6 +133,11 @@ public enum ParamValidator {
             case .string, .number: return TimeValue(json: value) == nil ? value.brief : nil
             default: return value.typeAndValue
             }
+        case .times(let count):
+            guard let a = value.arrayValue else { return value.typeAndValue }
+            if let bad = a.firstIndex(where: { ParamValues.seconds(from: $0) == nil }) { return "an array whose item \(bad) is \(a[bad].brief)" }
+            if !count.contains(a.count) { return "an array of \(a.count) times" }
+            return nil
         }
     }
 }

@@ -61,6 +61,17 @@ public struct ParamValues: Sendable {
         values[name].flatMap { TimeValue(json: $0) }
     }
 
+    /// A `times` param in seconds (validation has checked it).
+    public func times(_ name: String) -> [Double]? {
+        values[name]?.arrayValue?.compactMap(ParamValues.seconds(from:))
+    }
+
+    /// Seconds a `times` item spells: a number or a clock string, not a frame number.
+    static func seconds(from value: JSONValue) -> Double? {
+        guard case .seconds(let r)? = TimeValue(json: value) else { return nil }
+        return Double(r.num) / Double(r.den)
+    }
+
     public func numbers(_ name: String) -> [Double]? {
         values[name]?.arrayValue?.compactMap(\.numberValue)
     }

@@ -24,6 +24,7 @@ public enum FilterReference {
         case .int(let r): s = r.map { "\($0.lowerBound)…\($0.upperBound)" } ?? "any integer"
         case .choice(let words): s = words.joined(separator: " / ")
         case .numbers(let n): s = n.lowerBound == n.upperBound ? "\(n.lowerBound) numbers" : "\(n.lowerBound)…\(n.upperBound) numbers"
+        case .times(let n): s = n.lowerBound == n.upperBound ? "\(n.lowerBound) times" : "\(n.lowerBound)…\(n.upperBound) times"
         default: s = p.type.summary
         }
         if let d = p.defaultValue {

@@ -86,6 +86,12 @@ public enum GraphSchema {
             s.append(("type", .arr([.str("string"), .str("number")])))
             s.append(("minimum", .int(0)))
             s.append(("pattern", .str(#"^\s*(frame:[0-9]+|([0-9]+:)?([0-9]+:)?[0-9]+(\.[0-9]+)?)\s*$"#)))
+        case .times(let c):
+            s.append(("type", .str("array")))
+            s.append(("items", .obj([("type", .arr([.str("string"), .str("number")])), ("minimum", .int(0)),
+                                     ("pattern", .str(#"^\s*([0-9]+:)?([0-9]+:)?[0-9]+(\.[0-9]+)?\s*$"#))])))
+            s.append(("minItems", .int(c.lowerBound)))
+            s.append(("maxItems", .int(c.upperBound)))
         }
         if let d = p.defaultValue { s.append(("default", d)) }
         return .obj(s)

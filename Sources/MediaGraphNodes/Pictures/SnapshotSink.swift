@@ -20,7 +20,7 @@ public final class SnapshotSink: RegisteredNode, VideoNode {
         params: ParamSpec.list([pathParam, timesParam, everyParam, everyFramesParam, sceneParam, signalParam,
                                 controlParam, startNumberParam, whenBusyParam] + ImageEncodingParams.all))
     static let pathParam = Param<String>.requiredPath("path", doc: "file name pattern: %d or %04d the picture's number, %t its time (HH-MM-SS.mmm), %% a percent sign; without a field each picture replaces the last")
-    static let timesParam = Param<[Double]?>.numbers("times", count: 1...10_000, doc: "seconds on the stream's clock; each is taken by the first frame at or after it")
+    static let timesParam = Param<[Double]?>.times("times", count: 1...10_000, doc: "times on the stream's clock (seconds or \"hh:mm:ss.ms\"); each is taken by the first frame at or after it")
     static let everyParam = Param<Double?>("every", 0.001...1_000_000, doc: "a picture every this many seconds, from the first frame")
     static let everyFramesParam = Param<Int?>("every-frames", 1...100_000_000, doc: "a picture every this many frames, from the first")
     static let sceneParam = Param<Double?>("scene", 0.001...1, doc: "a picture when the scene-change score (mean luma difference on a 64x36 grid, 0–1) reaches this; 0.2 catches most cuts")
