@@ -129,7 +129,7 @@ extension MP4Muxer {
         if runs.isEmpty { return }
         if !moovWritten {
             let mts = movieTimescale()
-            try file.write(MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true))
+            try file.write(MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true, apple: options.appleBrand))
             try file.write(MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
                                          chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true))
             moovWritten = true

@@ -37,7 +37,7 @@ extension MP4Muxer {
     /// ftyp, then 16 bytes for the mdat header (patched at the end), in the normal layout.
     func writeHeader() throws {
         guard let file else { return }
-        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false)
+        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false, apple: options.appleBrand)
         try file.write(ftyp)
         mdatHeaderOffset = file.position
         try file.write([UInt8](repeating: 0, count: 16))
@@ -131,7 +131,7 @@ extension MP4Muxer {
         for t in tracks { t.table.close() }
         let mts = movieTimescale()
         let trackSummaries = summaries(movieTimescale: mts, fragmented: false)
-        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false)
+        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false, apple: options.appleBrand)
         let maxOffset = tracks.map(\.table.maxChunkOffset).max() ?? 0
         func moov(_ base: UInt64, _ co64: Bool) -> [UInt8] {
             MovieBox.moov(tracks: trackSummaries, movieTimescale: mts, chunkBase: base, co64: co64,

@@ -65,10 +65,13 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var forceCo64: Bool
     /// Longest run of one track's consecutive samples written as one chunk, in seconds.
     public var chunkDuration: Double
+    /// The iTunes file type (major brand `M4A ` for audio only, `M4V ` with video), what ffmpeg's
+    /// ipod muxer writes for a .m4a or .m4v name; otherwise `isom`.
+    public var appleBrand: Bool
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
                 rotation: Int? = nil, movieTimescale: Int64? = nil, forceCo64: Bool = false,
-                chunkDuration: Double = 1.0) {
+                chunkDuration: Double = 1.0, appleBrand: Bool = false) {
         self.fastStart = fastStart
         self.fragmented = fragmented
         self.fragmentDuration = fragmentDuration
@@ -76,6 +79,7 @@ public struct MP4MuxerOptions: Sendable, Equatable {
         self.movieTimescale = movieTimescale
         self.forceCo64 = forceCo64
         self.chunkDuration = chunkDuration
+        self.appleBrand = appleBrand
     }
 }
 

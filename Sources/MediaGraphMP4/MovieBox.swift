@@ -24,16 +24,21 @@ struct TrackSummary {
 
 /// ftyp and moov (ISO/IEC 14496-12) built from the finished sample tables.
 enum MovieBox {
-    static func ftyp(codecs: [Codec], fragmented: Bool) -> [UInt8] {
+    /// - Parameter apple: the iTunes brands (`M4A ` for audio only, `M4V ` with video) in front
+    ///   of isom and iso2, without mp41, as ffmpeg's ipod muxer.
+    static func ftyp(codecs: [Codec], fragmented: Bool, apple: Bool = false) -> [UInt8] {
+        let major: StaticString = !apple ? "isom" : codecs.contains(where: \.isVideo) ? "M4V " : "M4A "
         var w = ByteWriter()
         w.box("ftyp") { w in
-            w.fourCC("isom")
+            w.fourCC(major)
             w.u32(0x200)
+            // an iTunes brand is also the first compatible one, as ffmpeg writes it
+            if apple { w.fourCC(major) }
             w.fourCC("isom")
             w.fourCC("iso2")
             if fragmented { w.fourCC("iso6") }
             if codecs.contains(.h264) { w.fourCC("avc1") }
-            w.fourCC("mp41")
+            if !apple { w.fourCC("mp41") }
         }
         return w.bytes
     }

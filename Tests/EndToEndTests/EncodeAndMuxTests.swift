@@ -44,6 +44,36 @@ import Testing
         #expect(!plain.stderr.contains("whatever its name") && !plain.out.contains("whatever its name"))
     }
 
+    /// A .m4a or .m4v name gets the iTunes file type that ffmpeg's ipod muxer writes for it
+    /// (Apple's players look at it); other names keep isom. The ftyp box byte for byte.
+    @Test func iTunesNamesGetTheITunesBrand() throws {
+        let dir = CLI.tempDir()
+        func ftyp(_ file: String) -> [UInt8] {
+            let bytes = [UInt8](FileManager.default.contents(atPath: file) ?? Data())
+            guard bytes.count >= 8 else { return [] }
+            let size = Int(bytes[0]) << 24 | Int(bytes[1]) << 16 | Int(bytes[2]) << 8 | Int(bytes[3])
+            return Array(bytes.prefix(min(size, bytes.count)))
+        }
+        let audioOnly = CLI.writeGraph("""
+        { "nodes": { "tone": { "type": "sine", "params": { "seconds": 0.2 } }, "enc": { "type": "aac", "params": {} },
+                     "mux": { "type": "mp4", "params": { "path": "out.m4a" } } },
+          "chains": [["tone", "enc", "mux.audio"]] }
+        """, in: dir)
+        for (graph, set, name, ffmpegInput) in [(audioOnly, [String](), "out.m4a", ["-f", "lavfi", "-i", "sine=d=0.2", "-c:a", "aac"]),
+                                                (CLI.root + "/Graphs/demo.json", ["--set", "src.frames=5", "--set", "tone.seconds=0.2", "--set", "mux.path=" + dir + "/out.m4v"], "out.m4v",
+                                                 ["-f", "lavfi", "-i", "testsrc2=d=0.2", "-f", "lavfi", "-i", "sine=d=0.2", "-c:v", "libx264", "-c:a", "aac"]),
+                                                (CLI.root + "/Graphs/demo.json", ["--set", "src.frames=5", "--set", "tone.seconds=0.2", "--set", "mux.path=" + dir + "/out.mp4"], "out.mp4",
+                                                 ["-f", "lavfi", "-i", "testsrc2=d=0.2", "-f", "lavfi", "-i", "sine=d=0.2", "-c:v", "libx264", "-c:a", "aac"])] {
+            let r = try CLI.mediagraph(["run", "--quiet", graph] + set)
+            #expect(r.status == 0, "\(r.stderr)")
+            let reference = dir + "/ffmpeg-" + name
+            let f = try CLI.run("ffmpeg", ["-v", "error", "-y"] + ffmpegInput + [reference])
+            #expect(f.status == 0, "\(f.stderr)")
+            #expect(ftyp(dir + "/" + name) == ftyp(reference) && ftyp(reference).count > 16,
+                    "\(name): ours \(ftyp(dir + "/" + name)), ffmpeg's \(ftyp(reference))")
+        }
+    }
+
     @Test func h264NodeIsByteIdenticalToFFmpegLibx264() throws {
         let dir = CLI.tempDir()
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "40",

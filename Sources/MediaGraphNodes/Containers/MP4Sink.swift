@@ -6,7 +6,7 @@ import MediaGraphMP4
 /// holding media in memory.
 public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented; appears at its path only when complete.",
+        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
@@ -44,7 +44,8 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         options = MP4MuxerOptions(fastStart: p[Self.faststart], fragmented: p[Self.fragmented],
                                   fragmentDuration: p[Self.fragmentDuration],
                                   rotation: p[Self.rotation].flatMap { Int($0) },
-                                  movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64])
+                                  movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64],
+                                  appleBrand: ["m4a", "m4v"].contains(Self.fileExtension(path)))
         end = p[Self.endParam]
     }
 
