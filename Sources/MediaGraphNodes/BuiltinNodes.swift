@@ -73,6 +73,7 @@ public enum BuiltinNodes {
         r.add(SnapshotSink.self)
         r.add(ImageSequenceSink.self)
         r.add(ImageSequenceSource.self)
+        FFmpegNames.register(into: r)
     }
 
     /// A registry with every built-in node type.

@@ -63,7 +63,7 @@ struct NodesCommand: ParsableCommand {
         if let type {
             guard let e = registry.entry(type) else {
                 var msg = "unknown node type '\(type)'"
-                if let near = ClosestName.find(type, in: registry.typeNames) { msg += "; did you mean '\(near)'?" }
+                if let advice = registry.unknownTypeAdvice(type) { msg += "; " + advice }
                 Console.error("error: " + msg)
                 throw ExitCode(2)
             }

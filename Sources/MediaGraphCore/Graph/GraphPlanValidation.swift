@@ -31,7 +31,7 @@ extension GraphPlan {
             }
             guard let entry = registry.entry(n.type) else {
                 var msg = "node '\(n.id)': unknown node type '\(n.type)'"
-                if let near = ClosestName.find(n.type, in: registry.typeNames) { msg += "; did you mean '\(near)'?" }
+                if let advice = registry.unknownTypeAdvice(n.type) { msg += "; " + advice }
                 else { msg += " (`mediagraph nodes` lists the types)" }
                 problems.append(.error(msg, node: n.id, file: file, at: n.location))
                 continue

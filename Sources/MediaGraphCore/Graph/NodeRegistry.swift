@@ -15,6 +15,9 @@ public final class NodeRegistry: @unchecked Sendable {
     public private(set) var adapters: [FormatAdapter] = []
     /// Families of point-wise stages the graph may fuse into one pass, tried in this order.
     public private(set) var fusions: [StageFusion] = []
+    /// What a name that is not a node type means here, by name: ffmpeg's filter, encoder and
+    /// muxer names a user migrating from it types first (`negate` is `invert`).
+    public private(set) var hints: [String: String] = [:]
 
     public init() {}
 
@@ -38,6 +41,15 @@ public final class NodeRegistry: @unchecked Sendable {
 
     /// Lets the graph fuse runs of the stages of `fusion`'s family into one pass.
     public func addFusion(_ fusion: StageFusion) { fusions.append(fusion) }
+
+    /// Says what `name`, which is no node type, means here (`unknownTypeAdvice`).
+    public func addHint(_ name: String, _ text: String) { hints[name] = text }
+
+    /// What to tell a user who wrote the unknown type `name`: its hint, or the closest type name.
+    public func unknownTypeAdvice(_ name: String) -> String? {
+        if let hint = hints[name.lowercased()] { return hint }
+        return ClosestName.find(name, in: typeNames).map { "did you mean '\($0)'?" }
+    }
 
     /// Type names in alphabetical order.
     public var typeNames: [String] { entries.keys.sorted() }

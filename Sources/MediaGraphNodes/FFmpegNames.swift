@@ -1,0 +1,50 @@
+import MediaGraphCore
+
+/// ffmpeg's names for what MediaGraph calls otherwise, or does another way: the first words a
+/// user migrating from ffmpeg types as a node type. An unknown type found here gets this advice
+/// instead of the nearest name by spelling (`webm` is not `webp`).
+enum FFmpegNames {
+    static let hints: [String: String] = {
+        var h: [String: String] = [:]
+        func same(_ names: [String], _ node: String) { for n in names { h[n] = "ffmpeg's \(n) is '\(node)' here" } }
+        same(["negate"], "invert")
+        same(["colorchannelmixer"], "colormatrix")
+        same(["transpose"], "rotate")
+        same(["hstack", "vstack", "xstack"], "stack")
+        same(["xfade"], "transition")
+        same(["aresample", "aformat"], "resample")
+        same(["format"], "convert")
+        same(["movie", "amovie"], "filesrc")
+        same(["testsrc2"], "testsrc")
+        same(["null"], "nullsink")
+        same(["framemd5"], "framehash")
+        same(["libx264"], "h264")
+        same(["libx265"], "hevc")
+        same(["libvpx"], "vp8")
+        same(["libvpx-vp9"], "vp9")
+        same(["libfdk_aac"], "aac")
+        same(["ipod", "m4a"], "mp4")
+        same(["ivf"], "ivfsink")
+        same(["adts"], "adtssink")
+        same(["rawvideo"], "rawsink")
+        same(["yuv4mpegpipe", "y4m"], "y4msink")
+        h["image2"] = "ffmpeg's image2 is 'imageseqsink' here, and 'imageseq' to read"
+        same(["s16le", "f32le"], "pcmsink")
+        h["eq"] = "ffmpeg's eq is 'brightness', 'contrast', 'saturation' and 'gamma' here, one node each (a chain of them runs as one pass)"
+        h["volume"] = "a gain is 'amix' with one input: \"gains\": [0.5], \"normalize\": false"
+        h["anullsrc"] = "silence is 'sine' with \"amplitude\": 0"
+        h["trim"] = "cut with the \"start\" and \"end\" params of 'filesrc'"
+        h["atrim"] = h["trim"]
+        h["thumbnail"] = "pictures of a file come from `mediagraph thumbnails`, or the 'snapshot' sink in a graph"
+        for n in ["webm", "matroska", "mkv"] {
+            h[n] = "there is no WebM or Matroska muxer: 'mp4' carries VP8, VP9 and Opus"
+        }
+        for n in ["boxblur", "gblur", "avgblur"] { h[n] = "blurs are 'frei0r.IIRblur' and 'frei0r.squareblur', or a 'shader'" }
+        h["unsharp"] = "sharpening is 'frei0r.sharpness', or a 'shader'"
+        return h
+    }()
+
+    static func register(into r: NodeRegistry) {
+        for (name, text) in hints where r.entry(name) == nil { r.addHint(name, text) }
+    }
+}
