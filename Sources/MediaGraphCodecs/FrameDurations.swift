@@ -2,10 +2,13 @@ import MediaGraphCore
 
 /// Durations of input frames, known once the next frame's pts arrives; packets look theirs up
 /// by pts. Keeps variable frame rate input exact. A frame whose successor has not arrived yet
-/// (the last one, or any frame of an encoder without delay) gets the nominal frame duration.
+/// (the last one, or any frame of an encoder without delay) gets its own duration if it came
+/// with one, else the nominal frame duration.
 struct FrameDurations {
     let nominal: Int64
     private var lastPTS: Int64?
+    /// The latest frame's own duration (0: none given).
+    private var lastOwnDuration: Int64 = 0
     private var known: [Int64: Int64] = [:]
     private(set) var framesIn: Int = 0
 
@@ -18,7 +21,7 @@ struct FrameDurations {
     }
 
     /// Records the next input pts; throws when it does not increase.
-    mutating func input(pts: Int64, component: String) throws {
+    mutating func input(pts: Int64, duration: Int64 = 0, component: String) throws {
         if let last = lastPTS {
             guard pts > last else {
                 throw CodecError(.invalidInput, component: component,
@@ -27,10 +30,11 @@ struct FrameDurations {
             known[last] = pts - last
         }
         lastPTS = pts
+        lastOwnDuration = duration
         framesIn += 1
     }
 
     mutating func duration(of pts: Int64) -> Int64 {
-        known.removeValue(forKey: pts) ?? nominal
+        known.removeValue(forKey: pts) ?? (pts == lastPTS && lastOwnDuration > 0 ? lastOwnDuration : nominal)
     }
 }

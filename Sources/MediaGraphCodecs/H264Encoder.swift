@@ -49,8 +49,8 @@ public final class H264Encoder: VideoEncoder {
         configuration = .h264(c)
     }
 
-    public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] {
-        try core.encode(frame, pts: pts)
+    public func encode(_ frame: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket] {
+        try core.encode(frame, pts: pts, duration: duration)
     }
 
     public func flush() throws -> [EncodedPacket] {

@@ -43,8 +43,8 @@ public final class HEVCEncoder: VideoEncoder {
         configuration = .hevc(HEVCConfiguration(vps: units(32), sps: units(33), pps: units(34)))
     }
 
-    public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] {
-        try core.encode(frame, pts: pts)
+    public func encode(_ frame: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket] {
+        try core.encode(frame, pts: pts, duration: duration)
     }
 
     public func flush() throws -> [EncodedPacket] {

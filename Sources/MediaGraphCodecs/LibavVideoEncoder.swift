@@ -160,14 +160,14 @@ final class LibavVideoEncoder {
         avcodec_free_context(&context)
     }
 
-    func encode(_ planes: FramePlanes, pts: Int64) throws -> [EncodedPacket] {
+    func encode(_ planes: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket] {
         guard let ctx = context, let frame else { return [] }
         guard !flushed else {
             throw CodecError(.invalidInput, component: component, message: "frame \(durations.framesIn) arrived after flush")
         }
         try FrameCheck.check(planes, format: pixelFormat, width: width, height: height, component: component, frame: durations.framesIn)
         guard let u = planes.data1, let v = planes.data2 else { return [] }
-        try durations.input(pts: pts, component: component)
+        try durations.input(pts: pts, duration: duration, component: component)
         frame.pointee.data.0 = planes.data0
         frame.pointee.data.1 = u
         frame.pointee.data.2 = v

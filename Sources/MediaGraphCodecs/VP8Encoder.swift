@@ -24,6 +24,6 @@ public final class VP8Encoder: VideoEncoder {
                                                                            frameRate: format.frameRate)))
     }
 
-    public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] { try core.encode(frame, pts: pts) }
+    public func encode(_ frame: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket] { try core.encode(frame, pts: pts, duration: duration) }
     public func flush() throws -> [EncodedPacket] { try core.flush() }
 }

@@ -26,6 +26,6 @@ public final class VP9Encoder: VideoEncoder {
         configuration = .vpx(VPXEncoderCore.configuration(vp9: true, profile: core.profile, format: format))
     }
 
-    public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] { try core.encode(frame, pts: pts) }
+    public func encode(_ frame: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket] { try core.encode(frame, pts: pts, duration: duration) }
     public func flush() throws -> [EncodedPacket] { try core.flush() }
 }

@@ -145,13 +145,13 @@ final class VPXEncoderCore {
         return text
     }
 
-    func encode(_ planes: FramePlanes, pts: Int64) throws -> [EncodedPacket] {
+    func encode(_ planes: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket] {
         guard !flushed else {
             throw CodecError(.invalidInput, component: component, message: "frame \(durations.framesIn) arrived after flush")
         }
         try FrameCheck.check(planes, format: pixelFormat, width: width, height: height, component: component, frame: durations.framesIn)
         guard let u = planes.data1, let v = planes.data2 else { return [] }
-        try durations.input(pts: pts, component: component)
+        try durations.input(pts: pts, duration: duration, component: component)
         image.planes.0 = planes.data0
         image.planes.1 = u
         image.planes.2 = v

@@ -18,8 +18,16 @@ public protocol VideoEncoder: AnyObject {
     /// Global headers and stream description, known right after open.
     var configuration: CodecConfiguration { get }
 
-    func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket]
+    /// `duration`: the frame's own (time base ticks; 0 when unknown), what its packet gets when
+    /// no later frame says where it ends (the last frame: after a join of clips of other rates
+    /// it is not the nominal one).
+    func encode(_ frame: FramePlanes, pts: Int64, duration: Int64) throws -> [EncodedPacket]
     func flush() throws -> [EncodedPacket]
+}
+
+extension VideoEncoder {
+    /// Encodes a frame of nominal duration.
+    public func encode(_ frame: FramePlanes, pts: Int64) throws -> [EncodedPacket] { try encode(frame, pts: pts, duration: 0) }
 }
 
 extension VideoEncoder {

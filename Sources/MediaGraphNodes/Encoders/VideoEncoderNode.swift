@@ -51,7 +51,9 @@ open class VideoEncoderNode: MediaNode {
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         guard let encoder, let planes = buffer.planes else { return }
-        try emit(encoder.encode(planes, pts: buffer.pts), output: output)
+        // a duration counts only in the encoder's time base (the format's)
+        let own = buffer.timeBase == self.input.timeBase ? max(0, buffer.duration) : 0
+        try emit(encoder.encode(planes, pts: buffer.pts, duration: own), output: output)
     }
 
     public func finish(output: NodeOutput) throws {
