@@ -37,6 +37,7 @@ public enum BuiltinNodes {
         r.add(ScaleNode.self)
         r.addAdapter(ScaleNode.adapter)
         r.add(RotateNode.self)
+        r.add(FrameRateNode.self)
         r.addAdapter(RotateNode.adapter)
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)

@@ -30,6 +30,7 @@ enum FFmpegNames {
         same(["yuv4mpegpipe", "y4m"], "y4msink")
         h["image2"] = "ffmpeg's image2 is 'imageseqsink' here, and 'imageseq' to read"
         same(["s16le", "f32le"], "pcmsink")
+        h["framerate"] = "ffmpeg's framerate filter blends frames; 'fps' here drops and repeats them (ffmpeg's fps)"
         h["eq"] = "ffmpeg's eq is 'brightness', 'contrast', 'saturation' and 'gamma' here, one node each (a chain of them runs as one pass)"
         h["volume"] = "a gain is 'amix' with one input: \"gains\": [0.5], \"normalize\": false"
         h["anullsrc"] = "silence is 'sine' with \"amplitude\": 0"
