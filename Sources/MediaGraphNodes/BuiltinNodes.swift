@@ -39,6 +39,7 @@ public enum BuiltinNodes {
         r.add(RotateNode.self)
         r.add(FrameRateNode.self)
         r.addAdapter(RotateNode.adapter)
+        r.add(FlipNode.self)
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)

@@ -23,6 +23,7 @@ import Testing
         "image-sequence-to-mp4.json": ["image-sequence.json"],
         "filesrc-to-gif.json": ["demo.json"],
         "filesrc-curves-mp4.json": ["demo.json"],
+        "filesrc-flip-mp4.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)
