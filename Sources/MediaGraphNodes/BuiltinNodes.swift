@@ -40,6 +40,7 @@ public enum BuiltinNodes {
         r.add(FrameRateNode.self)
         r.addAdapter(RotateNode.adapter)
         r.add(FlipNode.self)
+        r.add(CropNode.self)
         r.add(ResampleNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)

@@ -24,6 +24,7 @@ import Testing
         "filesrc-to-gif.json": ["demo.json"],
         "filesrc-curves-mp4.json": ["demo.json"],
         "filesrc-flip-mp4.json": ["demo.json"],
+        "filesrc-crop-mp4.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)

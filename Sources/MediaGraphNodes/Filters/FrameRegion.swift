@@ -16,6 +16,20 @@ enum FrameRegion {
         }
     }
 
+    /// Copies the rectangle of `src` at (x, y) the size of `dst` into all of `dst` (same pixel
+    /// format; x and y on the chroma grid).
+    static func copy(_ src: FramePlanes, x: Int, y: Int, into dst: FramePlanes) {
+        let shift = src.format.chromaShift
+        for p in 0..<src.planeCount {
+            let sx = p == 0 || src.format.isRGB ? 0 : shift.x, sy = p == 0 || src.format.isRGB ? 0 : shift.y
+            let bpp = src.format.bytesPerPixel(plane: p)
+            let rows = dst.planeSize(p).height, rowBytes = dst.rowBytes(p)
+            let from = src.data(p) + (y >> sy) * src.stride(p) + (x >> sx) * bpp
+            let to = dst.data(p), ss = src.stride(p), ds = dst.stride(p)
+            for r in 0..<rows { (to + r * ds).update(from: from + r * ss, count: rowBytes) }
+        }
+    }
+
     /// Fills a rectangle of `dst` with black: opaque black for RGB, Y at the range's black and
     /// neutral chroma for YUV and gray.
     static func fillBlack(_ dst: FramePlanes, fullRange: Bool, x: Int, y: Int, width: Int, height: Int) {
