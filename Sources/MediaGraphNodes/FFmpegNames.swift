@@ -12,6 +12,8 @@ enum FFmpegNames {
         same(["transpose"], "rotate")
         same(["hstack", "vstack", "xstack"], "stack")
         same(["xfade"], "transition")
+        h["hflip"] = "ffmpeg's hflip is 'flip' here (its default direction, horizontal)"
+        h["vflip"] = "ffmpeg's vflip is 'flip' here with \"direction\": \"vertical\""
         same(["aresample", "aformat"], "resample")
         same(["format"], "convert")
         same(["movie", "amovie"], "filesrc")
