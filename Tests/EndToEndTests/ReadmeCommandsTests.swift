@@ -37,6 +37,22 @@ import Testing
         #expect(!audio.isEmpty && audio == source, "the AAC packets are copied untouched")
     }
 
+    @Test func aStillPictureOverASong() throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", dir + "/cover.jpg"])
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "sine=frequency=440:duration=2", "-c:a", "libmp3lame", dir + "/song.mp3"])
+        let r = try CLI.run("timeout", ["120", CLI.binary, "run", "--quiet", CLI.root + "/Graphs/cover-song-mp4.json",
+                                        "--set", "cover.path=cover.jpg", "--set", "song.path=song.mp3", "--set", "mux.path=song.mp4"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        let durations = try CLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_type,duration", "-of", "csv=p=0", dir + "/song.mp4"]).out
+        let d = Dictionary(durations.split(separator: "\n").compactMap { line -> (String, Double)? in
+            let f = line.split(separator: ",")
+            return f.count == 2 ? (String(f[0]), Double(f[1]) ?? 0) : nil
+        }, uniquingKeysWith: { a, _ in a })
+        // the whole 2 s song, and the picture for as long (x264's reordering may show a few frames past it)
+        #expect(abs((d["audio"] ?? 0) - 2) < 0.03 && (d["video"] ?? 0) > 1.95 && (d["video"] ?? 0) < 2.2, "\(d)")
+    }
+
     @Test func trimAClip() throws {
         let dir = try Self.userVideo()
         let r = try CLI.run(CLI.binary, ["run", "--quiet", CLI.root + "/Graphs/filesrc-trim-mp4.json", "--set", "in.path=myvideo.mov",
