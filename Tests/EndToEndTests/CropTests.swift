@@ -24,10 +24,7 @@ import Testing
     func rectanglesAreFfmpegs(format: String) throws {
         for (width, height) in [(66, 38), (65, 37)] {
             let dir = CLI.tempDir()
-            // testsrc2 makes even sizes only: the odd one is cut from it (in 4:4:4, so exactly)
-            try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=66x38:rate=25", "-frames:v", "3",
-                                   "-vf", "format=yuv444p,crop=\(width):\(height):0:0", "-pix_fmt", format, "-f", "rawvideo", dir + "/in.raw"])
-            var nodes = [#""src": { "type": "rawsrc", "params": { "path": "in.raw", "width": \#(width), "height": \#(height), "format": "\#(format)" } }"#]
+            var nodes = [try FlipTests.rawClip(format: format, width: width, height: height, in: dir)]
             var chains: [String] = []
             for c in Self.rectangles(width, height) {
                 nodes.append(#""c-\#(c.name)": { "type": "crop", "params": \#(c.params) }, "o-\#(c.name)": { "type": "rawsink", "params": { "path": "\#(c.name).raw" } }"#)

@@ -9,6 +9,15 @@ import Testing
     static let directions = ["horizontal": "hflip", "vertical": "vflip", "both": "hflip,vflip"]
 
     /// nil when the files hold the same bytes; otherwise what differs.
+    /// Three frames of testsrc2 as raw `format` in dir/in.raw, and the rawsrc node ("src") that
+    /// reads them. testsrc2 makes even sizes only: an odd one is cut from it (in 4:4:4, so exactly).
+    static func rawClip(format: String, width: Int, height: Int, in dir: String) throws -> String {
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=66x38:rate=25", "-frames:v", "3",
+                                       "-vf", "format=yuv444p,crop=\(width):\(height):0:0", "-pix_fmt", format, "-f", "rawvideo", dir + "/in.raw"])
+        #expect(r.status == 0, "\(r.stderr)")
+        return #""src": { "type": "rawsrc", "params": { "path": "in.raw", "width": \#(width), "height": \#(height), "format": "\#(format)" } }"#
+    }
+
     static func difference(_ ours: String, _ theirs: String) -> String? {
         let a = [UInt8](FileManager.default.contents(atPath: ours) ?? Data())
         let b = [UInt8](FileManager.default.contents(atPath: theirs) ?? Data())
@@ -35,10 +44,7 @@ import Testing
     func everyDirectionIsFfmpegs(format: String) throws {
         for (width, height) in [(66, 38), (65, 37)] {
             let dir = CLI.tempDir()
-            // testsrc2 makes even sizes only: the odd one is cut from it (in 4:4:4, so exactly)
-            try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=66x38:rate=25", "-frames:v", "3",
-                                   "-vf", "format=yuv444p,crop=\(width):\(height):0:0", "-pix_fmt", format, "-f", "rawvideo", dir + "/in.raw"])
-            var nodes = [#""src": { "type": "rawsrc", "params": { "path": "in.raw", "width": \#(width), "height": \#(height), "format": "\#(format)" } }"#]
+            var nodes = [try FlipTests.rawClip(format: format, width: width, height: height, in: dir)]
             var chains: [String] = []
             for d in Self.directions.keys {
                 nodes.append(#""f-\#(d)": { "type": "flip", "params": { "direction": "\#(d)" } }, "o-\#(d)": { "type": "rawsink", "params": { "path": "\#(d).raw" } }"#)

@@ -5,28 +5,27 @@ import MediaGraphCore
 enum FrameRegion {
     /// Copies all of `src` into `dst` with its top-left corner at (x, y) (same pixel format).
     static func copy(_ src: FramePlanes, into dst: FramePlanes, x: Int, y: Int) {
-        let shift = src.format.chromaShift
-        for p in 0..<src.planeCount {
-            let sx = p == 0 || src.format.isRGB ? 0 : shift.x, sy = p == 0 || src.format.isRGB ? 0 : shift.y
-            let bpp = src.format.bytesPerPixel(plane: p)
-            let rows = src.planeSize(p).height, rowBytes = src.rowBytes(p)
-            let base = dst.data(p) + (y >> sy) * dst.stride(p) + (x >> sx) * bpp
-            let from = src.data(p), ss = src.stride(p), ds = dst.stride(p)
-            for r in 0..<rows { (base + r * ds).update(from: from + r * ss, count: rowBytes) }
-        }
+        copyRows(src, from: (0, 0), into: dst, at: (x, y), size: src)
     }
 
     /// Copies the rectangle of `src` at (x, y) the size of `dst` into all of `dst` (same pixel
     /// format; x and y on the chroma grid).
     static func copy(_ src: FramePlanes, x: Int, y: Int, into dst: FramePlanes) {
+        copyRows(src, from: (x, y), into: dst, at: (0, 0), size: dst)
+    }
+
+    /// Copies a rectangle the size of `size`'s planes from `src` at `from` to `dst` at `at`,
+    /// row by row, plane by plane (positions in luma pixels, on the chroma grid).
+    private static func copyRows(_ src: FramePlanes, from: (x: Int, y: Int), into dst: FramePlanes, at: (x: Int, y: Int), size: FramePlanes) {
         let shift = src.format.chromaShift
         for p in 0..<src.planeCount {
             let sx = p == 0 || src.format.isRGB ? 0 : shift.x, sy = p == 0 || src.format.isRGB ? 0 : shift.y
             let bpp = src.format.bytesPerPixel(plane: p)
-            let rows = dst.planeSize(p).height, rowBytes = dst.rowBytes(p)
-            let from = src.data(p) + (y >> sy) * src.stride(p) + (x >> sx) * bpp
-            let to = dst.data(p), ss = src.stride(p), ds = dst.stride(p)
-            for r in 0..<rows { (to + r * ds).update(from: from + r * ss, count: rowBytes) }
+            let rows = size.planeSize(p).height, rowBytes = size.rowBytes(p)
+            let source = src.data(p) + (from.y >> sy) * src.stride(p) + (from.x >> sx) * bpp
+            let target = dst.data(p) + (at.y >> sy) * dst.stride(p) + (at.x >> sx) * bpp
+            let ss = src.stride(p), ds = dst.stride(p)
+            for r in 0..<rows { (target + r * ds).update(from: source + r * ss, count: rowBytes) }
         }
     }
 
