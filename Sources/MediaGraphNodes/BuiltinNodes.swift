@@ -42,6 +42,7 @@ public enum BuiltinNodes {
         r.add(FlipNode.self)
         r.add(CropNode.self)
         r.add(ResampleNode.self)
+        r.add(VolumeNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
         r.add(StackNode.self)
