@@ -38,6 +38,7 @@ public enum BuiltinNodes {
         r.addAdapter(ScaleNode.adapter)
         r.add(RotateNode.self)
         r.add(FrameRateNode.self)
+        r.add(FadeNode.self)
         r.addAdapter(RotateNode.adapter)
         r.add(FlipNode.self)
         r.add(CropNode.self)
