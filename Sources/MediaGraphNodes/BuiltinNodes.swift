@@ -11,6 +11,7 @@ public enum BuiltinNodes {
         r.add(NullSink.self)
         r.add(FrameHashSink.self)
         r.add(PCMSink.self)
+        r.add(WAVSink.self)
         r.add(SineSource.self)
         r.add(WAVSource.self)
         r.add(FileSource.self)

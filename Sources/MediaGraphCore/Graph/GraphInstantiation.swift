@@ -79,7 +79,7 @@ struct GraphInstantiation {
             let portSpec = p.info.inputSpec(named: e.input)!
             do {
                 var input = try adapt(from: (node: u, port: fromPort), to: portSpec.caps, before: "\(p.id).\(e.input)")
-                if let shape = p.info.inputShape?(e.input, input.format) {
+                if let shape = p.info.inputShape(for: p.params, input: e.input, format: input.format) {
                     input = try reshape(from: input.from, format: input.format, to: shape, before: "\(p.id).\(e.input)")
                 }
                 inputs.append(input)

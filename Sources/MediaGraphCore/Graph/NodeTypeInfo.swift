@@ -35,6 +35,15 @@ public struct NodeTypeInfo: Sendable {
     /// (`resample`) that makes it so, as ffmpeg's format negotiation does. Called with the input's
     /// name and the format that reaches it; nil when the node takes that format as it is.
     public var inputShape: (@Sendable (_ input: String, _ format: MediaFormat) -> FormatShape?)?
+    /// When the shape depends on the node's params (`wavsink`'s sample format): it, instead of
+    /// `inputShape`.
+    public var inputShapeFor: (@Sendable (_ params: ParamValues, _ input: String, _ format: MediaFormat) -> FormatShape?)?
+
+    /// The shape input `input` of a node with these params must be given (see `inputShape`).
+    public func inputShape(for params: ParamValues, input: String, format: MediaFormat) -> FormatShape? {
+        if let inputShapeFor { return inputShapeFor(params, input, format) }
+        return inputShape?(input, format)
+    }
 
     /// The inputs that must share one shape for a node with these params.
     public func matchedInputs(for params: ParamValues) -> InputMatching { matchedInputsFor?(params) ?? matchedInputs }

@@ -35,6 +35,14 @@ final class OutputFile {
 
     func write(_ text: String) throws { try write(Array(text.utf8)) }
 
+    /// False for a pipe or a terminal: bytes already written cannot be patched.
+    var isSeekable: Bool { writer.isSeekable }
+
+    /// Overwrites bytes already written (a header's sizes, known only at the end).
+    func patch(_ bytes: [UInt8], at offset: UInt64) throws {
+        do { try writer.patch(bytes, at: offset) } catch { throw failure(error) }
+    }
+
     /// Flushes and moves the file into place.
     func commit() throws {
         do { try writer.commit() } catch { throw failure(error) }
