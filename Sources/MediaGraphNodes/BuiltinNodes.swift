@@ -60,6 +60,7 @@ public enum BuiltinNodes {
         r.add(VP8EncoderNode.self)
         r.add(VP9EncoderNode.self)
         r.add(AACEncoderNode.self)
+        r.add(OpusEncoderNode.self)
         // containers and elementary streams
         r.add(MP4Sink.self)
         r.add(H264Sink.self)
