@@ -25,6 +25,7 @@ enum FFmpegNames {
         same(["libvpx"], "vp8")
         same(["libvpx-vp9"], "vp9")
         same(["libfdk_aac"], "aac")
+        same(["libopus"], "opus")
         same(["ipod", "m4a"], "mp4")
         same(["ivf"], "ivfsink")
         same(["adts"], "adtssink")
@@ -32,6 +33,7 @@ enum FFmpegNames {
         same(["yuv4mpegpipe", "y4m"], "y4msink")
         h["image2"] = "ffmpeg's image2 is 'imageseqsink' here, and 'imageseq' to read"
         same(["s16le", "f32le"], "pcmsink")
+        same(["wav"], "wavsink")
         h["framerate"] = "ffmpeg's framerate filter blends frames; 'fps' here drops and repeats them (ffmpeg's fps)"
         h["eq"] = "ffmpeg's eq is 'brightness', 'contrast', 'saturation' and 'gamma' here, one node each (a chain of them runs as one pass)"
         h["anullsrc"] = "silence is 'sine' with \"amplitude\": 0"
