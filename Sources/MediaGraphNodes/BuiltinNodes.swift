@@ -61,6 +61,7 @@ public enum BuiltinNodes {
         r.add(VP9EncoderNode.self)
         r.add(AACEncoderNode.self)
         r.add(OpusEncoderNode.self)
+        r.add(MP3EncoderNode.self)
         // containers and elementary streams
         r.add(MP4Sink.self)
         r.add(H264Sink.self)
