@@ -68,6 +68,7 @@ public enum BuiltinNodes {
         r.add(HEVCSink.self)
         r.add(IVFSink.self)
         r.add(ADTSSink.self)
+        r.add(MP3Sink.self)
         r.add(H264Source.self)
         r.add(IVFSource.self)
         r.add(ADTSSource.self)

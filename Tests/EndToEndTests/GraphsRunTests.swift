@@ -26,6 +26,7 @@ import Testing
         "filesrc-curves-mp4.json": ["demo.json"],
         "filesrc-flip-mp4.json": ["demo.json"],
         "filesrc-crop-mp4.json": ["demo.json"],
+        "filesrc-to-mp3.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)

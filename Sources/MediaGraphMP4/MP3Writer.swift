@@ -1,0 +1,93 @@
+import MediaGraphCore
+
+/// Writes MP3 frames to an .mp3 file as ffmpeg's mp3 muxer does, less its ID3v2 tag: a Xing/Info
+/// frame first (zeros until `finish` patches in the counts, the seek table and the LAME tag with
+/// the encoder delay and padding), then the frames as they come. To standard output, a FIFO or
+/// a device there is no going back, so the frames go out alone, with no Info frame.
+public final class MP3Writer {
+    private let file: OutputFile
+    /// Whether an Info frame leads (a new file that can be patched).
+    private let withInfo: Bool
+    private var info: XingInfoFrame?
+    private var firstBitrateIndex = 0
+    private var variableBitrate = false
+    private var frames = 0
+    private var bytes: Int64 = 0
+    private var samples: Int64 = 0
+    private var samplesPerFrame = 1152
+    private var musicCRC: UInt16 = 0
+    /// ffmpeg's seek-table sampling (mp3enc.c): the running size every `want` frames, 400 slots,
+    /// halved (every second one dropped, `want` doubled) when full: fixed memory for any length.
+    private var bag = [Int64](repeating: 0, count: 400)
+    private var bagPosition = 0
+    private var want = 1
+    private var seen = 0
+
+    public init(path: String) throws {
+        do { file = try OutputFile(path: path) } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
+        withInfo = !file.writesDirectly && file.isSeekable
+    }
+
+    /// Appends one frame; `duration`: the samples it carries once decoded (0: a whole frame).
+    public func write(_ frame: PacketBytes, duration: Int64) throws {
+        guard let header = frame.withUnsafeBytes({ MP3FrameHeader($0) }) else {
+            throw MP4MuxerError.invalidOption("packet \(frames + 1) (\(frame.count) bytes) does not start with an MPEG audio Layer III frame header")
+        }
+        do {
+            if frames == 0 {
+                firstBitrateIndex = header.bitrateIndex
+                if withInfo {
+                    guard let i = XingInfoFrame(firstFrame: header) else {
+                        throw MP4MuxerError.invalidOption("no \(header.sampleRate) Hz frame is large enough for the Info frame")
+                    }
+                    info = i
+                    let placeholder = i.bytes(nil)
+                    bytes = Int64(placeholder.count)
+                    try file.write(placeholder)
+                }
+            }
+            if header.bitrateIndex != firstBitrateIndex { variableBitrate = true }
+            musicCRC = frame.withUnsafeBytes { CRC16.update(musicCRC, $0) }
+            try file.write(frame)
+        } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
+        frames += 1
+        bytes += Int64(frame.count)
+        samples += duration > 0 ? duration : Int64(header.samplesPerFrame)
+        addToSeekTable()
+        samplesPerFrame = header.samplesPerFrame
+    }
+
+    private func addToSeekTable() {
+        seen += 1
+        guard seen == want else { return }
+        bag[bagPosition] = bytes
+        bagPosition += 1
+        if bagPosition == bag.count {
+            for i in stride(from: 1, to: bag.count, by: 2) { bag[i >> 1] = bag[i] }
+            want *= 2
+            bagPosition = bag.count / 2
+        }
+        seen = 0
+    }
+
+    /// Patches the Info frame and completes the file. `priming`: samples before the first input
+    /// sample (the first packet's negative pts; libmp3lame's 1105 at 44.1 kHz), of which the
+    /// decoder's own 529 are not LAME's delay.
+    public func finish(priming: Int64) throws {
+        do {
+            if let info {
+                let delay = max(0, priming - 529)
+                let padding = Int64(frames * samplesPerFrame) - (samples - priming) - delay
+                var toc = [UInt8](repeating: 0, count: 100)
+                if bagPosition > 0 {
+                    for i in 1..<100 { toc[i] = UInt8(min(255, 256 * bag[i * bagPosition / 100] / bytes)) }
+                }
+                let counts = XingInfoFrame.Counts(frames: frames, bytes: bytes, toc: toc, delay: Int(delay),
+                                                  padding: Int(max(0, padding)), musicCRC: musicCRC,
+                                                  variableBitrate: variableBitrate)
+                try file.patch(info.bytes(counts), at: 0)
+            }
+            try file.closeFile()
+        } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
+    }
+}
