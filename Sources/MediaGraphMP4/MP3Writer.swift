@@ -13,7 +13,13 @@ public final class MP3Writer {
     private var variableBitrate = false
     private var frames = 0
     private var bytes: Int64 = 0
-    private var samples: Int64 = 0
+    /// Where the first frame starts, in samples from time zero (the priming, negative).
+    private var firstStart: Int64 = 0
+    /// Where the input ends, in samples: the end of the first frame shorter than a whole one
+    /// (libmp3lame's stamps overlap after it at rates below 32 kHz), else of the last frame.
+    private var end: Int64 = 0
+    private var endFound = false
+    private let nominalBitrate: Int
     private var samplesPerFrame = 1152
     private var musicCRC: UInt16 = 0
     /// ffmpeg's seek-table sampling (mp3enc.c): the running size every `want` frames, 400 slots,
@@ -23,21 +29,26 @@ public final class MP3Writer {
     private var want = 1
     private var seen = 0
 
-    public init(path: String) throws {
+    /// - Parameter nominalBitrate: the stream's bitrate in bit/s, 0 for VBR (picks the Info
+    ///   frame's own bitrate, as ffmpeg's muxer picks it).
+    public init(path: String, nominalBitrate: Int = 0) throws {
+        self.nominalBitrate = nominalBitrate
         do { file = try OutputFile(path: path) } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
         withInfo = !file.writesDirectly && file.isSeekable
     }
 
-    /// Appends one frame; `duration`: the samples it carries once decoded (0: a whole frame).
-    public func write(_ frame: PacketBytes, duration: Int64) throws {
+    /// Appends one frame. `start`: its first sample, counted from time zero (negative for the
+    /// priming); `duration`: the samples it carries once decoded (0: a whole frame).
+    public func write(_ frame: PacketBytes, start: Int64, duration: Int64) throws {
         guard let header = frame.withUnsafeBytes({ MP3FrameHeader($0) }) else {
             throw MP4MuxerError.invalidOption("packet \(frames + 1) (\(frame.count) bytes) does not start with an MPEG audio Layer III frame header")
         }
         do {
             if frames == 0 {
+                firstStart = start
                 firstBitrateIndex = header.bitrateIndex
                 if withInfo {
-                    guard let i = XingInfoFrame(firstFrame: header) else {
+                    guard let i = XingInfoFrame(firstFrame: header, nominalBitrate: nominalBitrate) else {
                         throw MP4MuxerError.invalidOption("no \(header.sampleRate) Hz frame is large enough for the Info frame")
                     }
                     info = i
@@ -52,7 +63,11 @@ public final class MP3Writer {
         } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
         frames += 1
         bytes += Int64(frame.count)
-        samples += duration > 0 ? duration : Int64(header.samplesPerFrame)
+        let length = duration > 0 ? duration : Int64(header.samplesPerFrame)
+        if !endFound {
+            end = start + length
+            endFound = length < header.samplesPerFrame
+        }
         addToSeekTable()
         samplesPerFrame = header.samplesPerFrame
     }
@@ -70,14 +85,15 @@ public final class MP3Writer {
         seen = 0
     }
 
-    /// Patches the Info frame and completes the file. `priming`: samples before the first input
-    /// sample (the first packet's negative pts; libmp3lame's 1105 at 44.1 kHz), of which the
-    /// decoder's own 529 are not LAME's delay.
-    public func finish(priming: Int64) throws {
+    /// Patches the Info frame and completes the file. The LAME tag's delay is the priming (the
+    /// samples before time zero) less the decoder's own 529; its padding, what the frames hold
+    /// beyond the input's end.
+    public func finish() throws {
         do {
             if let info {
+                let priming = max(0, -firstStart)
                 let delay = max(0, priming - 529)
-                let padding = Int64(frames * samplesPerFrame) - (samples - priming) - delay
+                let padding = Int64(frames * samplesPerFrame) - (end - max(0, firstStart)) - delay
                 var toc = [UInt8](repeating: 0, count: 100)
                 if bagPosition > 0 {
                     for i in 1..<100 { toc[i] = UInt8(min(255, 256 * bag[i * bagPosition / 100] / bytes)) }

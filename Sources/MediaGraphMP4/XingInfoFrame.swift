@@ -30,10 +30,17 @@ struct XingInfoFrame {
     var bytesNeeded: Int { tagOffset + 156 }
 
     /// nil if no bitrate of this version holds the tag (it always fits at 64 kbit/s and above).
-    init?(firstFrame: MP3FrameHeader) {
+    /// - Parameter nominalBitrate: the stream's bitrate in bit/s (0 for VBR: the smallest that fits).
+    init?(firstFrame: MP3FrameHeader, nominalBitrate: Int) {
         var h = firstFrame
         h.padding = false
         h.channelMode = firstFrame.channelMode == 3 ? 3 : 0
+        // mp3enc.c's choice: the bitrate nearest the stream's (the lower of two as near), then up
+        h.bitrateIndex = (1...14).min { i, j in
+            h.bitrateIndex = i; let a = abs(h.bitrate - nominalBitrate)
+            h.bitrateIndex = j; let b = abs(h.bitrate - nominalBitrate)
+            return (a, i) < (b, j)
+        }!
         while h.frameSize < 4 + h.sideInfoSize + 156 {
             guard h.bitrateIndex < 14 else { return nil }
             h.bitrateIndex += 1

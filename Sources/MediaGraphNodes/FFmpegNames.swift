@@ -26,6 +26,7 @@ enum FFmpegNames {
         same(["libvpx-vp9"], "vp9")
         same(["libfdk_aac"], "aac")
         same(["libopus"], "opus")
+        same(["libmp3lame"], "mp3")
         same(["ipod", "m4a"], "mp4")
         same(["ivf"], "ivfsink")
         same(["adts"], "adtssink")

@@ -13,30 +13,27 @@ public final class MP3Sink: RegisteredNode {
 
     let path: String
     var writer: MP3Writer?
-    /// Samples before time zero: the first packet's negative pts, the priming the LAME tag declares.
-    var priming: Int64 = 0
     var sampleRate: Int64 = 0
+    var nominalBitrate = 0
 
     public init(setup: NodeSetup) throws { path = setup.params[elementaryOutputPath] }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard case .encodedAudio(let f) = inputs[0].format else { throw NodeFailure("expected MP3 packets, found \(inputs[0].format)") }
         sampleRate = Int64(f.sampleRate)
+        nominalBitrate = Int(f.coding.bitRate)
         return []
     }
     public func start() throws { try OutputDirectory.prepare(for: path) }
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        if writer == nil {
-            writer = try MP3Writer(path: path)
-            if buffer.pts != SampleBuffer.noTime {
-                priming = max(0, -(MediaTime.rescale(buffer.pts, timeBase: buffer.timeBase, to: sampleRate) ?? 0))
-            }
-        }
+        if writer == nil { writer = try MP3Writer(path: path, nominalBitrate: nominalBitrate) }
+        // in samples from time zero: the LAME tag's delay and padding are counted so
+        let start = buffer.pts == SampleBuffer.noTime ? 0 : MediaTime.rescale(buffer.pts, timeBase: buffer.timeBase, to: sampleRate) ?? 0
         let duration = buffer.duration > 0 ? MediaTime.rescale(buffer.duration, timeBase: buffer.timeBase, to: sampleRate) ?? 0 : 0
-        try writer!.write(buffer.packetBytes, duration: duration)
+        try writer!.write(buffer.packetBytes, start: start, duration: duration)
     }
     public func finish(output: NodeOutput) throws {
         guard let writer else { throw NodeFailure("no MP3 packets arrived; nothing to write") }
-        try writer.finish(priming: priming)
+        try writer.finish()
     }
     /// Dropping the writer discards its unfinished file.
     public func abort() { writer = nil }

@@ -42,7 +42,9 @@ public final class MP3EncoderNode: RegisteredNode {
         timeline = AudioTimeline(sampleRate: a.sampleRate)
         var decoded = a   // what decoding gives back: libavcodec's mp3float decoder yields planar float
         decoded.sampleFormat = .f32planar
-        outputFormat = EncodedAudioFormat(codec: .mp3, raw: decoded)
+        // the nominal bitrate (0 for VBR), as libavcodec states it: what mp3sink's Info frame is sized by
+        outputFormat = EncodedAudioFormat(codec: .mp3, raw: decoded,
+                                          coding: AudioCodingParameters(bitRate: Int64(settings.effectiveBitrate ?? 0) * 1000))
         return [.encodedAudio(outputFormat)]
     }
 
