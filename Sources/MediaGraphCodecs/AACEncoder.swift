@@ -48,14 +48,8 @@ public final class AACEncoder {
     /// Samples of encoder delay before the first input sample (1024 for this encoder).
     public let primingSamples: Int
 
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private let frameSize: Int
-    private var filled = 0
-    private var nextPTS: Int64
-    private var samplesIn: Int64 = 0
-    private var flushed = false
+    /// The open codec context, its frame and re-chunking.
+    private let core: LibavAudioEncoder
 
     /// Whether these settings can encode audio of this rate, channel count and layout (a layout
     /// other than the channel count's default is opened once to ask libavcodec, which codes the
@@ -77,14 +71,12 @@ public final class AACEncoder {
         self.settings = settings
         self.sampleRate = sampleRate
         self.channels = channels
-        nextPTS = startPTS
         guard let codec = avcodec_find_encoder_by_name("aac") else {
             throw CodecError(.openFailed, component: "aac", message: "this libavcodec has no aac encoder")
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw CodecError(.openFailed, component: "aac", message: "out of memory allocating the codec context")
         }
-        context = ctx
         ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLTP
         ctx.pointee.sample_rate = Int32(sampleRate)
         LibavFormats.setChannelLayout(&ctx.pointee.ch_layout, layout, channels: channels)
@@ -96,37 +88,18 @@ public final class AACEncoder {
         guard opened >= 0 else {
             let what = layout.mask != 0 || channels > 8
                 ? " for \(channels) channels \(layout.mask != 0 ? "laid out \(layout)" : "in no named layout") (a 'resample' with 'layout', such as \"7.1\" or \"stereo\", in front can mix them down)" : ""
-            throw CodecError(.openFailed, component: "aac",
-                             message: LibraryLog.message("aac refused to open\(what)", code: opened, context: UnsafeMutableRawPointer(ctx)))
+            let message = LibraryLog.message("aac refused to open\(what)", code: opened, context: UnsafeMutableRawPointer(ctx))
+            var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
+            avcodec_free_context(&owned)
+            throw CodecError(.openFailed, component: "aac", message: message)
         }
-        frameSize = Int(ctx.pointee.frame_size > 0 ? ctx.pointee.frame_size : 1024)
+        core = try LibavAudioEncoder(component: "aac", context: ctx, defaultFrameSize: 1024, startPTS: startPTS)
         primingSamples = Int(ctx.pointee.initial_padding)
         var asc: [UInt8] = []
         if let extra = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 {
             asc = Array(UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size)))
         }
         configuration = .aac(AACConfiguration(audioSpecificConfig: asc, sampleRate: sampleRate, channels: channels, objectType: 2))
-
-        guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
-            throw CodecError(.openFailed, component: "aac", message: "out of memory allocating a frame")
-        }
-        frame = f
-        packet = p
-        f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
-        f.pointee.nb_samples = Int32(frameSize)
-        f.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_copy(&f.pointee.ch_layout, &ctx.pointee.ch_layout)
-        let allocated = av_frame_get_buffer(f, 0)
-        guard allocated >= 0 else {
-            throw CodecError(.openFailed, component: "aac", message: "allocating the frame: \(LibraryLog.describe(allocated))")
-        }
-    }
-
-    deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
-        avcodec_free_context(&context)
     }
 
     /// Encodes `count` samples of each channel (`channelData.count == channels`).
@@ -138,9 +111,9 @@ public final class AACEncoder {
     public func encode(channels planes: UnsafeBufferPointer<UnsafePointer<Float>>, count: Int) throws -> [EncodedPacket] {
         guard planes.count == channels, count >= 0 else {
             throw CodecError(.invalidInput, component: "aac",
-                             message: "at sample \(samplesIn): expected \(channels) channel planes, found \(planes.count)")
+                             message: "at sample \(core.samplesIn): expected \(channels) channel planes, found \(planes.count)")
         }
-        return try feed(count: count) { target, channel, offset, n in
+        return try core.feed(count: count) { target, channel, offset, n in
             target.update(from: planes[channel] + offset, count: n)
         }
     }
@@ -152,18 +125,18 @@ public final class AACEncoder {
         guard sampleCount >= 0, bytes.count >= needed, let base = bytes.baseAddress else {
             if sampleCount == 0 { return [] }
             throw CodecError(.invalidInput, component: "aac",
-                             message: "at sample \(samplesIn): \(sampleCount) samples of \(channels) channels \(format) need \(needed) bytes, found \(bytes.count)")
+                             message: "at sample \(core.samplesIn): \(sampleCount) samples of \(channels) channels \(format) need \(needed) bytes, found \(bytes.count)")
         }
         let channels = self.channels
         switch format {
         case .f32planar:
             let floats = base.bindMemory(to: Float.self, capacity: sampleCount * channels)
-            return try feed(count: sampleCount) { target, channel, offset, n in
+            return try core.feed(count: sampleCount) { target, channel, offset, n in
                 target.update(from: floats + channel * sampleCount + offset, count: n)
             }
         case .f32:
             let floats = base.bindMemory(to: Float.self, capacity: sampleCount * channels)
-            return try feed(count: sampleCount) { target, channel, offset, n in
+            return try core.feed(count: sampleCount) { target, channel, offset, n in
                 var source = floats + offset * channels + channel
                 for i in 0..<n {
                     target[i] = source.pointee
@@ -172,7 +145,7 @@ public final class AACEncoder {
             }
         case .s16:
             let shorts = base.bindMemory(to: Int16.self, capacity: sampleCount * channels)
-            return try feed(count: sampleCount) { target, channel, offset, n in
+            return try core.feed(count: sampleCount) { target, channel, offset, n in
                 var source = shorts + offset * channels + channel
                 for i in 0..<n {
                     target[i] = Float(source.pointee) * (1 / 32768)
@@ -185,81 +158,6 @@ public final class AACEncoder {
         }
     }
 
-    /// Re-chunks `count` samples into the encoder's frames; `copy` fills `n` samples of one
-    /// channel, starting at input sample `offset`, into the frame's plane.
-    private func feed(count: Int,
-                      copy: (_ target: UnsafeMutablePointer<Float>, _ channel: Int, _ offset: Int, _ n: Int) -> Void) throws -> [EncodedPacket] {
-        guard let frame else { return [] }
-        guard !flushed else {
-            throw CodecError(.invalidInput, component: "aac", message: "audio at sample \(samplesIn) arrived after flush")
-        }
-        var out: [EncodedPacket] = []
-        var done = 0
-        while done < count {
-            if filled == 0 {
-                // The encoder has let go of the previous frame's buffer; this never copies.
-                let writable = av_frame_make_writable(frame)
-                guard writable >= 0 else {
-                    throw CodecError(.processingFailed, component: "aac", message: "frame buffer: \(LibraryLog.describe(writable))")
-                }
-            }
-            let n = min(frameSize - filled, count - done)
-            for c in 0..<channels {
-                guard let plane = frame.pointee.extended_data[c] else { continue }
-                copy(UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled, c, done, n)
-            }
-            filled += n
-            done += n
-            samplesIn += Int64(n)
-            if filled == frameSize { try sendFrame(into: &out) }
-        }
-        return out
-    }
-
     /// Encodes what is left (a last, shorter frame) and drains the encoder.
-    public func flush() throws -> [EncodedPacket] {
-        guard let ctx = context, !flushed else { return [] }
-        var out: [EncodedPacket] = []
-        if filled > 0 {
-            frame?.pointee.nb_samples = Int32(filled)
-            try sendFrame(into: &out)
-        }
-        flushed = true
-        let sent = avcodec_send_frame(ctx, nil)
-        guard sent >= 0 else {
-            throw CodecError(.processingFailed, component: "aac",
-                             message: LibraryLog.message("draining failed", code: sent, context: UnsafeMutableRawPointer(ctx)))
-        }
-        try receive(into: &out)
-        return out
-    }
-
-    private func sendFrame(into out: inout [EncodedPacket]) throws {
-        guard let ctx = context, let frame else { return }
-        frame.pointee.pts = nextPTS
-        let sent = avcodec_send_frame(ctx, frame)
-        guard sent >= 0 else {
-            throw CodecError(.processingFailed, component: "aac",
-                             message: LibraryLog.message("samples up to \(samplesIn) were refused", code: sent, context: UnsafeMutableRawPointer(ctx)))
-        }
-        nextPTS += Int64(filled)
-        filled = 0
-        try receive(into: &out)
-    }
-
-    private func receive(into out: inout [EncodedPacket]) throws {
-        guard let ctx = context, let packet else { return }
-        while true {
-            let r = avcodec_receive_packet(ctx, packet)
-            if r == mg_averror_eagain() || r == mg_averror_eof() { break }
-            guard r >= 0 else {
-                throw CodecError(.processingFailed, component: "aac",
-                                 message: LibraryLog.message("encoding failed at sample \(samplesIn)", code: r, context: UnsafeMutableRawPointer(ctx)))
-            }
-            out.append(EncodedPacket(data: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),
-                                     pts: packet.pointee.pts, dts: packet.pointee.dts,
-                                     duration: packet.pointee.duration, isKeyFrame: true))
-            av_packet_unref(packet)
-        }
-    }
+    public func flush() throws -> [EncodedPacket] { try core.flush() }
 }
