@@ -113,6 +113,25 @@ import Testing
         try? FileManager.default.removeItem(atPath: dir)
     }
 
+    /// ffmpeg's MP3 in an .mp3 (priming and padding in its LAME tag) and in an .mp4 (in its edit
+    /// list), copied: the LAME tag says the same, so the copy decodes to the source's samples.
+    @Test(arguments: ["mp3", "mp4"])
+    func aCopiedStreamKeepsItsDelayAndPadding(_ container: String) throws {
+        let dir = CLI.tempDir()
+        let wav = try Self.source(dir)
+        let theirs = dir + "/theirs." + container, ours = dir + "/ours.mp3"
+        try FileSourceTests.ffmpeg(["-i", wav, "-c:a", "libmp3lame", "-b:a", "128k", theirs])
+        try Self.run("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(theirs)" } },
+                     "out": { "type": "mp3sink", "params": { "path": "\(ours)" } } },
+          "chains": [["in.audio", "out"]] }
+        """, in: dir)
+        let decoded = try Self.decodedSamples(ours)
+        #expect(decoded.warnings.isEmpty, "\(decoded.warnings)")
+        #expect(decoded.count == Int((2.3 * 44100).rounded()))
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
     @Test func toStandardOutputTheFramesGoAlone() throws {
         let dir = CLI.tempDir()
         let wav = try Self.source(dir)

@@ -28,7 +28,9 @@ public final class MP3Sink: RegisteredNode {
         if writer == nil { writer = try MP3Writer(path: path, nominalBitrate: nominalBitrate) }
         // in samples from time zero: the LAME tag's delay and padding are counted so
         let start = buffer.pts == SampleBuffer.noTime ? 0 : MediaTime.rescale(buffer.pts, timeBase: buffer.timeBase, to: sampleRate) ?? 0
-        let duration = buffer.duration > 0 ? MediaTime.rescale(buffer.duration, timeBase: buffer.timeBase, to: sampleRate) ?? 0 : 0
+        // what plays: a copied file's last packet keeps its whole duration and marks the padding
+        let playing = buffer.duration - buffer.metadata.discardPadding
+        let duration = playing > 0 ? MediaTime.rescale(playing, timeBase: buffer.timeBase, to: sampleRate) ?? 0 : 0
         try writer!.write(buffer.packetBytes, start: start, duration: duration)
     }
     public func finish(output: NodeOutput) throws {
