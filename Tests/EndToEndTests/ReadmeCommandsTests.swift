@@ -53,6 +53,20 @@ import Testing
         #expect(abs((d["audio"] ?? 0) - 2) < 0.03 && (d["video"] ?? 0) > 1.95 && (d["video"] ?? 0) < 2.2, "\(d)")
     }
 
+    @Test func theSoundAsAnMP3() throws {
+        let dir = try Self.userVideo()
+        let r = try CLI.run(CLI.binary, ["run", "--quiet", CLI.root + "/Graphs/filesrc-to-mp3.json",
+                                         "--set", "in.path=myvideo.mov", "--set", "out.path=myvideo.mp3"], cwd: dir)
+        #expect(r.status == 0, "\(r.stderr)")
+        try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/myvideo.mov", "-vn", "-c:a", "libmp3lame", "-b:a", "192k", dir + "/ffmpeg.mp3"])
+        let samples = { (file: String) throws -> Int in
+            try CLI.run("ffmpeg", ["-v", "error", "-i", file, "-f", "s16le", "-ac", "1", "-"]).stdout.count / 2
+        }
+        let probe = try CLI.run("ffprobe", ["-v", "error", "-show_entries", "stream=codec_name,bit_rate", "-of", "csv=p=0", dir + "/myvideo.mp3"]).out
+        #expect(probe.trimmingCharacters(in: .whitespacesAndNewlines) == "mp3,192000")
+        #expect(try samples(dir + "/myvideo.mp3") == (try samples(dir + "/ffmpeg.mp3")))
+    }
+
     @Test func trimAClip() throws {
         let dir = try Self.userVideo()
         let r = try CLI.run(CLI.binary, ["run", "--quiet", CLI.root + "/Graphs/filesrc-trim-mp4.json", "--set", "in.path=myvideo.mov",
