@@ -1,9 +1,10 @@
 import CAVCodec
 import MediaGraphCore
 
-/// What the audio encoders over libavcodec (`aac`, `libmp3lame`) share once their codec context
-/// is open: re-chunking float planar samples of any count into the encoder's frames, stamping
-/// them with sample-counted pts, and collecting packets as libavcodec stamps them.
+/// What the audio encoders over libavcodec (`aac`, `libmp3lame`, `libopus`) share once their
+/// codec context is open: re-chunking float samples (planar, or interleaved for libopus) of any
+/// count into the encoder's frames, stamping them with sample-counted pts, and collecting
+/// packets as libavcodec stamps them.
 final class LibavAudioEncoder {
     /// The component errors are reported for ("aac", "mp3").
     let component: String
@@ -19,9 +20,15 @@ final class LibavAudioEncoder {
     private(set) var samplesIn: Int64 = 0
     private var flushed = false
 
-    /// Takes over `context`, opened with float planar samples (freed with this object, also when
-    /// this throws). `startPTS`: the pts (in samples) of the first input sample.
-    init(component: String, context ctx: UnsafeMutablePointer<AVCodecContext>, defaultFrameSize: Int, startPTS: Int64) throws {
+    /// Whether frames hold interleaved float (libopus's format) instead of planar.
+    let interleaved: Bool
+
+    /// Takes over `context`, opened with float planar samples, or interleaved float when
+    /// `interleaved` (freed with this object, also when this throws). `startPTS`: the pts (in
+    /// samples) of the first input sample.
+    init(component: String, context ctx: UnsafeMutablePointer<AVCodecContext>, defaultFrameSize: Int, startPTS: Int64,
+         interleaved: Bool = false) throws {
+        self.interleaved = interleaved
         self.component = component
         context = ctx
         channels = Int(ctx.pointee.ch_layout.nb_channels)
@@ -32,7 +39,7 @@ final class LibavAudioEncoder {
         guard let f = frame, packet != nil else {
             throw CodecError(.openFailed, component: component, message: "out of memory allocating a frame")
         }
-        f.pointee.format = AV_SAMPLE_FMT_FLTP.rawValue
+        f.pointee.format = (interleaved ? AV_SAMPLE_FMT_FLT : AV_SAMPLE_FMT_FLTP).rawValue
         f.pointee.nb_samples = Int32(frameSize)
         f.pointee.sample_rate = ctx.pointee.sample_rate
         av_channel_layout_copy(&f.pointee.ch_layout, &ctx.pointee.ch_layout)
@@ -49,10 +56,30 @@ final class LibavAudioEncoder {
         avcodec_free_context(&context)
     }
 
-    /// Re-chunks `count` samples into the encoder's frames; `copy` fills `n` samples of one
-    /// channel, starting at input sample `offset`, into the frame's plane.
+    /// Re-chunks `count` samples into the encoder's planar frames; `copy` fills `n` samples of
+    /// one channel, starting at input sample `offset`, into the frame's plane.
     func feed(count: Int,
               copy: (_ target: UnsafeMutablePointer<Float>, _ channel: Int, _ offset: Int, _ n: Int) -> Void) throws -> [EncodedPacket] {
+        try chunks(count: count) { frame, filled, offset, n in
+            for c in 0..<channels {
+                guard let plane = frame.pointee.extended_data[c] else { continue }
+                copy(UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled, c, offset, n)
+            }
+        }
+    }
+
+    /// Re-chunks `count` samples into the encoder's interleaved frames; `copy` fills `n`
+    /// samples of every channel, starting at input sample `offset`, at `target`.
+    func feedInterleaved(count: Int,
+                         copy: (_ target: UnsafeMutablePointer<Float>, _ offset: Int, _ n: Int) -> Void) throws -> [EncodedPacket] {
+        try chunks(count: count) { frame, filled, offset, n in
+            copy(UnsafeMutableRawPointer(frame.pointee.data.0!).assumingMemoryBound(to: Float.self) + filled * channels, offset, n)
+        }
+    }
+
+    /// The frame loop: `fill` puts `n` samples from input sample `offset` into the frame after
+    /// its first `filled`; a full frame is sent.
+    private func chunks(count: Int, fill: (UnsafeMutablePointer<AVFrame>, _ filled: Int, _ offset: Int, _ n: Int) -> Void) throws -> [EncodedPacket] {
         guard let frame else { return [] }
         guard !flushed else {
             throw CodecError(.invalidInput, component: component, message: "audio at sample \(samplesIn) arrived after flush")
@@ -68,10 +95,7 @@ final class LibavAudioEncoder {
                 }
             }
             let n = min(frameSize - filled, count - done)
-            for c in 0..<channels {
-                guard let plane = frame.pointee.extended_data[c] else { continue }
-                copy(UnsafeMutableRawPointer(plane).assumingMemoryBound(to: Float.self) + filled, c, done, n)
-            }
+            fill(frame, filled, done, n)
             filled += n
             done += n
             samplesIn += Int64(n)

@@ -53,14 +53,7 @@ public final class OpusEncoder {
     /// The Ogg "OpusHead" libavcodec makes at open (pre-skip, channel mapping).
     public let header: [UInt8]
 
-    private var context: UnsafeMutablePointer<AVCodecContext>?
-    private var frame: UnsafeMutablePointer<AVFrame>?
-    private var packet: UnsafeMutablePointer<AVPacket>?
-    private let frameSize: Int
-    private var filled = 0
-    private var nextPTS: Int64
-    private var samplesIn: Int64 = 0
-    private var flushed = false
+    private let core: LibavAudioEncoder
 
     /// Whether these settings can encode audio of this rate, channel count and layout: opened
     /// once, since libavcodec decides which layouts Opus's Vorbis channel order has.
@@ -78,14 +71,12 @@ public final class OpusEncoder {
         self.settings = settings
         self.sampleRate = sampleRate
         self.channels = channels
-        nextPTS = startPTS
         guard let codec = avcodec_find_encoder_by_name("libopus") else {
             throw CodecError(.openFailed, component: "opus", message: "this libavcodec was built without libopus (ffmpeg -encoders lists it as libopus)")
         }
         guard let ctx = avcodec_alloc_context3(codec) else {
             throw CodecError(.openFailed, component: "opus", message: "out of memory allocating the codec context")
         }
-        context = ctx
         ctx.pointee.sample_fmt = AV_SAMPLE_FMT_FLT
         ctx.pointee.sample_rate = Int32(sampleRate)
         LibavFormats.setChannelLayout(&ctx.pointee.ch_layout, layout, channels: channels)
@@ -95,108 +86,28 @@ public final class OpusEncoder {
         let opened = avcodec_open2(ctx, codec, nil)
         guard opened >= 0 else {
             let what = channels > 2 ? " for \(channels) channels laid out \(layout.mask != 0 ? "\(layout)" : "by default") (Opus takes Vorbis's layouts: 3.0, quad, 5.0(back), 5.1(back), 6.1, 7.1; a 'resample' with 'layout' in front can remap)" : ""
-            throw CodecError(.openFailed, component: "opus",
-                             message: LibraryLog.message("libopus refused to open\(what)", code: opened, context: UnsafeMutableRawPointer(ctx)))
+            let message = LibraryLog.message("libopus refused to open\(what)", code: opened, context: UnsafeMutableRawPointer(ctx))
+            var owned: UnsafeMutablePointer<AVCodecContext>? = ctx
+            avcodec_free_context(&owned)
+            throw CodecError(.openFailed, component: "opus", message: message)
         }
-        frameSize = Int(ctx.pointee.frame_size > 0 ? ctx.pointee.frame_size : Int32(sampleRate / 50))
         if let extra = ctx.pointee.extradata, ctx.pointee.extradata_size > 0 {
             header = Array(UnsafeBufferPointer(start: extra, count: Int(ctx.pointee.extradata_size)))
         } else {
             header = []
         }
-        guard let f = av_frame_alloc(), let p = av_packet_alloc() else {
-            throw CodecError(.openFailed, component: "opus", message: "out of memory allocating a frame")
-        }
-        frame = f
-        packet = p
-        f.pointee.format = AV_SAMPLE_FMT_FLT.rawValue
-        f.pointee.nb_samples = Int32(frameSize)
-        f.pointee.sample_rate = Int32(sampleRate)
-        av_channel_layout_copy(&f.pointee.ch_layout, &ctx.pointee.ch_layout)
-        let allocated = av_frame_get_buffer(f, 0)
-        guard allocated >= 0 else {
-            throw CodecError(.openFailed, component: "opus", message: "allocating the frame: \(LibraryLog.describe(allocated))")
-        }
-    }
-
-    deinit {
-        av_frame_free(&frame)
-        av_packet_free(&packet)
-        _ = LibraryLog.take(for: context.map { UnsafeMutableRawPointer($0) })
-        avcodec_free_context(&context)
+        // 20 ms frames unless libavcodec says otherwise
+        core = try LibavAudioEncoder(component: "opus", context: ctx, defaultFrameSize: sampleRate / 50, startPTS: startPTS, interleaved: true)
     }
 
     /// Encodes `count` samples of interleaved float (`count * channels` values at `samples`).
     public func encode(interleaved samples: UnsafePointer<Float>, count: Int) throws -> [EncodedPacket] {
-        guard let frame else { return [] }
-        guard !flushed else {
-            throw CodecError(.invalidInput, component: "opus", message: "audio at sample \(samplesIn) arrived after flush")
+        let channels = self.channels
+        return try core.feedInterleaved(count: count) { target, offset, n in
+            target.update(from: samples + offset * channels, count: n * channels)
         }
-        var out: [EncodedPacket] = []
-        var done = 0
-        while done < count {
-            if filled == 0 {
-                // the encoder has let go of the previous frame's buffer; this never copies
-                let writable = av_frame_make_writable(frame)
-                guard writable >= 0 else {
-                    throw CodecError(.processingFailed, component: "opus", message: "frame buffer: \(LibraryLog.describe(writable))")
-                }
-            }
-            let n = min(frameSize - filled, count - done)
-            let target = UnsafeMutableRawPointer(frame.pointee.data.0!).assumingMemoryBound(to: Float.self)
-            (target + filled * channels).update(from: samples + done * channels, count: n * channels)
-            filled += n
-            done += n
-            samplesIn += Int64(n)
-            if filled == frameSize { try sendFrame(into: &out) }
-        }
-        return out
     }
 
     /// Encodes what is left (a last, shorter frame, which libopus pads) and drains the encoder.
-    public func flush() throws -> [EncodedPacket] {
-        guard let ctx = context, !flushed else { return [] }
-        var out: [EncodedPacket] = []
-        if filled > 0 {
-            frame?.pointee.nb_samples = Int32(filled)
-            try sendFrame(into: &out)
-        }
-        flushed = true
-        let sent = avcodec_send_frame(ctx, nil)
-        guard sent >= 0 else {
-            throw CodecError(.processingFailed, component: "opus",
-                             message: LibraryLog.message("draining failed", code: sent, context: UnsafeMutableRawPointer(ctx)))
-        }
-        try receive(into: &out)
-        return out
-    }
-
-    private func sendFrame(into out: inout [EncodedPacket]) throws {
-        guard let ctx = context, let frame else { return }
-        frame.pointee.pts = nextPTS
-        let sent = avcodec_send_frame(ctx, frame)
-        guard sent >= 0 else {
-            throw CodecError(.processingFailed, component: "opus",
-                             message: LibraryLog.message("samples up to \(samplesIn) were refused", code: sent, context: UnsafeMutableRawPointer(ctx)))
-        }
-        nextPTS += Int64(filled)
-        filled = 0
-        try receive(into: &out)
-    }
-
-    private func receive(into out: inout [EncodedPacket]) throws {
-        guard let ctx = context, let packet else { return }
-        while true {
-            let r = avcodec_receive_packet(ctx, packet)
-            if r == mg_averror_eagain() || r == mg_averror_eof() { break }
-            guard r >= 0 else {
-                throw CodecError(.processingFailed, component: "opus",
-                                 message: LibraryLog.message("encoding failed at sample \(samplesIn)", code: r, context: UnsafeMutableRawPointer(ctx)))
-            }
-            out.append(EncodedPacket(data: Array(UnsafeBufferPointer(start: packet.pointee.data, count: Int(packet.pointee.size))),
-                                     pts: packet.pointee.pts, dts: packet.pointee.dts,
-                                     duration: packet.pointee.duration, isKeyFrame: true))
-            av_packet_unref(packet)
-        }
-    }
+    public func flush() throws -> [EncodedPacket] { try core.flush() }
 }
