@@ -56,6 +56,15 @@ final class LibavAudioEncoder {
         avcodec_free_context(&context)
     }
 
+    /// `FloatAudioEncoder.encode(floats:count:planeStride:)` for either frame layout.
+    func feed(floats: UnsafePointer<Float>, count: Int, planeStride: Int) throws -> [EncodedPacket] {
+        if interleaved {
+            let channels = self.channels
+            return try feedInterleaved(count: count) { target, offset, n in target.update(from: floats + offset * channels, count: n * channels) }
+        }
+        return try feed(count: count) { target, channel, offset, n in target.update(from: floats + channel * planeStride + offset, count: n) }
+    }
+
     /// Re-chunks `count` samples into the encoder's planar frames; `copy` fills `n` samples of
     /// one channel, starting at input sample `offset`, into the frame's plane.
     func feed(count: Int,

@@ -71,3 +71,10 @@ public final class MP3Encoder {
     /// Encodes what is left (a last, shorter frame) and drains the encoder.
     public func flush() throws -> [EncodedPacket] { try core.flush() }
 }
+
+extension MP3Encoder: FloatAudioEncoder {
+    public var takesInterleaved: Bool { core.interleaved }
+    public func encode(floats: UnsafePointer<Float>, count: Int, planeStride: Int) throws -> [EncodedPacket] {
+        try core.feed(floats: floats, count: count, planeStride: planeStride)
+    }
+}

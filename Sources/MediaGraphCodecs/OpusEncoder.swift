@@ -111,3 +111,10 @@ public final class OpusEncoder {
     /// Encodes what is left (a last, shorter frame, which libopus pads) and drains the encoder.
     public func flush() throws -> [EncodedPacket] { try core.flush() }
 }
+
+extension OpusEncoder: FloatAudioEncoder {
+    public var takesInterleaved: Bool { core.interleaved }
+    public func encode(floats: UnsafePointer<Float>, count: Int, planeStride: Int) throws -> [EncodedPacket] {
+        try core.feed(floats: floats, count: count, planeStride: planeStride)
+    }
+}
