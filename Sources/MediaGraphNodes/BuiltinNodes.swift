@@ -43,6 +43,7 @@ public enum BuiltinNodes {
         r.addAdapter(RotateNode.adapter)
         r.add(FlipNode.self)
         r.add(CropNode.self)
+        r.add(PadNode.self)
         r.add(ResampleNode.self)
         r.add(VolumeNode.self)
         r.addAdapter(ResampleNode.adapter)
