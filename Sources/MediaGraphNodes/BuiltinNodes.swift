@@ -46,6 +46,7 @@ public enum BuiltinNodes {
         r.add(PadNode.self)
         r.add(ResampleNode.self)
         r.add(VolumeNode.self)
+        r.add(AudioFadeNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
         r.add(StackNode.self)
