@@ -145,6 +145,8 @@ enum KernelBench {
         let hue = ColorMatrixKernel(try! ColorTransform.hue(degrees: 30))
         // hue on Y'CbCr planes as the filter runs it on the bench's BT.601 (untagged) yuv420p frames
         let hueYUV = PlaneChromaKernel(PlaneChroma(try! .hue(degrees: 30, luma: YCbCrMatrix.bt601.lumaWeights), matrix: .bt601, fullRange: false)!)
+        // sepia on the planes as the filter runs it on yuv420p (through R'G'B' per pixel, one pass)
+        let sepiaYUV = PlaneColorChainKernel(PlaneColorChain([try! .sepia()], matrix: .bt601, fullRange: false))
         let gamma = ChannelCurvesKernel(try! ChannelCurves.gamma(1.5))
         // curves: a channel of its own each (the pair tables) and one master curve (one table)
         let vintage = ChannelCurvesKernel(try! CurvesFilter.curves(preset: "vintage"))
@@ -165,6 +167,9 @@ enum KernelBench {
             ("grayscale", .rgba, "hue=s=0", { try grayscale.run(source: $0, destination: $1, threads: $2) }),
             ("sepia", .rgba, "colorchannelmixer=\(s)", { try sepia.run(source: $0, destination: $1, threads: $2) }),
             ("sepia (in place)", .rgba, "colorchannelmixer=\(s)", { try sepia.run(source: $1, destination: $1, threads: $2) }),
+            // ffmpeg converts to RGB for colorchannelmixer (hidden) and here back, as a YUV output needs
+            ("sepia yuv420p (in place)", .yuv420p, "colorchannelmixer=\(s),format=yuv420p",
+             { try sepiaYUV.run(source: $1, destination: $1, threads: $2) }),
             ("contrast+saturation (one matrix)", .rgba, "eq=contrast=1.2:saturation=1.3",
              { try contrastSaturation.run(source: $0, destination: $1, threads: $2) }),
             ("contrast, then saturation (2 passes)", .rgba, "eq=contrast=1.2:saturation=1.3", {

@@ -32,8 +32,8 @@ enum TranscodeBench {
         print(String(format: "  wall ours/ffmpeg %.2f (target ≤ 1.00)   CPU ours/ffmpeg %.2f", o.wall / f.wall, o.cpu / f.cpu))
     }
 
-    /// filesrc → sepia → h264 → mp4 (moov at the end, as ffmpeg writes it) with the audio copied; the graph inserts the decoder and the
-    /// yuv420p ↔ rgba conversions around sepia by itself.
+    /// filesrc → sepia → h264 → mp4 (moov at the end, as ffmpeg writes it) with the audio copied; the graph inserts the decoder by
+    /// itself, and sepia runs on the decoded yuv420p (before 2026-11-27 it inserted yuv420p ↔ rgba conversions around it).
     static func transcodeGraph(input: String, output: String, preset: String, duration: Double? = nil) -> String {
         let trim = duration.map { ", \"duration\": \($0)" } ?? ""
         return """

@@ -60,12 +60,12 @@ import Testing
     }
 
     @Test func convertersAreInsertedAndShown() throws {
-        let r = try CLI.mediagraph("validate", "Graphs/testsrc-sepia-y4m.json")
+        let r = try CLI.mediagraph("validate", "Graphs/testsrc-curves-y4m.json")
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.out.contains("note: inserted 'auto_convert_sepia_in' (convert): yuv420p → rgba before 'sepia.in'"), "\(r.out)")
+        #expect(r.out.contains("note: inserted 'auto_convert_curves_in' (convert): yuv420p → rgba before 'curves.in'"), "\(r.out)")
         #expect(r.out.contains("note: inserted 'auto_convert_out_in' (convert): rgba → yuv420p before 'out.in'"), "\(r.out)")
-        let dot = try CLI.mediagraph("dot", "Graphs/testsrc-sepia-y4m.json")
-        #expect(dot.out.contains("\"auto_convert_sepia_in\" [label=\"auto_convert_sepia_in\\n(convert)\", style=dashed"), "\(dot.out)")
+        let dot = try CLI.mediagraph("dot", "Graphs/testsrc-curves-y4m.json")
+        #expect(dot.out.contains("\"auto_convert_curves_in\" [label=\"auto_convert_curves_in\\n(convert)\", style=dashed"), "\(dot.out)")
     }
 
     @Test(arguments: [

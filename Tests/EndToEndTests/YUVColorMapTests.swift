@@ -255,16 +255,17 @@ import Testing
         #expect(!asBefore, "the change did not reach the fused pass")
     }
 
-    /// A filter that mixes Y' with the chroma (sepia) still gets a visible converter to rgba, and
-    /// one that does not fuse on YUV is told apart in `validate`.
-    @Test func aFilterThatMixesPlanesGetsAConverter() throws {
+    /// A filter that mixes Y' with the chroma (sepia) runs on the YUV frames too, as a pass of
+    /// its own (the route through R'G'B' per pixel, `YUVMixingMapTests`): no converter, and
+    /// `validate` says why it is not one table per plane.
+    @Test func aFilterThatMixesPlanesRunsOnYUVWithNoConverter() throws {
         let dir = CLI.tempDir()
         let input = try FusionTests.input("yuv420p", in: dir)
         let json = Self.graph([FusionTests.node(("brightness", "\"amount\": 0.1")), FusionTests.node(("sepia", "\"intensity\": 1"))],
                               input: input, output: dir + "/o.raw", pixfmt: "yuv420p", matrix: "bt709")
         let g = try FusionTests.run(json)
-        let kinds = g.nodes.map(\.info.name)
-        #expect(kinds.contains("convert"), "\(kinds)")
-        #expect(g.nodes.first { $0.id == "f0" }?.inputFormats.first?.video?.pixelFormat == .yuv420p, "brightness runs on the YUV input")
+        #expect(!g.nodes.contains { $0.inserted }, "\(g.nodes.map(\.id))")
+        #expect(g.nodes.first { $0.id == "f1" }?.inputFormats.first?.video?.pixelFormat == .yuv420p, "sepia runs on the YUV input")
+        #expect(g.notes.contains { $0.contains("'f1'") && $0.contains("mixes Y' with Cb and Cr") }, "\(g.notes)")
     }
 }

@@ -106,6 +106,18 @@ intptr_t mg_plane_chroma_row_sse2(const uint8_t *cbIn, const uint8_t *crIn, uint
                                   const int16_t *m, const int32_t *addends, uint8_t low, uint8_t high)
     __attribute__((swift_name("planeChromaRowSSE2(_:_:_:_:_:m:addends:low:high:)")));
 
+/// Colour maps on 8-bit planar Y'CbCr (PlaneColorChain holds the arithmetic): 8 chroma samples
+/// a step, each with the luma pixels it covers — two on each row when `pairs` (4:2:0 and 4:2:2;
+/// `y1In` is the second row of 4:2:0, or NULL), one otherwise (4:4:4). `decode`, each map of
+/// `maps` and `encode` are 3 rows of (c0, c1, c2, offset); chroma's offset is added after its sum
+/// over the pixels times `scale`. Returns the samples done (a multiple of 8); the caller does the
+/// rest. In and out may be the same rows.
+intptr_t mg_plane_color_chain_avx2(const uint8_t *y0In, const uint8_t *y1In, uint8_t *y0Out, uint8_t *y1Out,
+                                   const uint8_t *cbIn, const uint8_t *crIn, uint8_t *cbOut, uint8_t *crOut,
+                                   intptr_t samples, bool pairs, const float *decode, const float *maps,
+                                   intptr_t mapCount, const float *encode, float scale)
+    __attribute__((swift_name("planeColorChainAVX2(_:_:_:_:_:_:_:_:samples:pairs:decode:maps:mapCount:encode:scale:)")));
+
 /// The LUT3D row loop: the baseline loop's per-pixel interpolation with the blends as fused
 /// multiply-adds. `grid` holds the LUT colours ×255 in (r, g, b, 0) lanes; `axes` 3×256 entries
 /// (red, green, blue). `bgra` swaps red and blue on the way in and out. Does the whole row.

@@ -9,14 +9,14 @@ public final class ColorMatrixFilter: KernelFilter, RegisteredNode {
     static let intensity = Param<Double>("intensity", ColorTransform.intensityRange, default: 1, live: true, doc: "mix with the input")
     public static let typeInfo = filterInfo(
         "colormatrix", "out = mix(in, M·in + offset, intensity) on (r, g, b, a) in 0…1; M given as 16 numbers (row by row) or a preset.",
-        formats: ColorMatrixKernel.formats, params: [preset, matrix, offset, intensity])
+        formats: colorMapFormats, params: [preset, matrix, offset, intensity])
 
-    override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
+    override public class func colorTransform(_ p: ParamValues, luma: SIMD3<Double>) throws -> ColorTransform? {
         if let name = p[preset] {
             if p[matrix] != nil { throw NodeFailure("param 'matrix': give either 'preset' or 'matrix', not both") }
-            return ColorMatrixKernel(try .preset(named: name, intensity: p[intensity]))
+            return try .preset(named: name, intensity: p[intensity])
         }
         guard let m = p[matrix] else { throw NodeFailure("param 'matrix': expected 16 numbers or a 'preset', found neither") }
-        return ColorMatrixKernel(try .matrix(m, offset: p[offset], intensity: p[intensity]))
+        return try .matrix(m, offset: p[offset], intensity: p[intensity])
     }
 }

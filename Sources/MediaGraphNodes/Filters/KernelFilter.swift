@@ -25,6 +25,7 @@ extension PlaneCurvesKernel: FrameKernel {
     public var isIdentity: Bool { curves.isIdentity }
 }
 extension PlaneChromaKernel: FrameKernel {}
+extension PlaneColorChainKernel: FrameKernel {}
 
 /// The shared base of the built-in pixel filters: the subclass declares its params once and picks
 /// a kernel from their values (`makeKernel`); every frame then runs through it in place when the
@@ -80,8 +81,9 @@ open class KernelFilter: VideoNode, LiveParamsNode {
 
     /// The filter as an affine colour map, for a filter that is one on every input: `luma` is the
     /// weights it takes luminance with — Rec. 709 (GPUImage's) on RGB frames, the frame's own on
-    /// YUV frames, so that saturation and grayscale act on Cb and Cr alone there. A filter whose
-    /// declared formats include YUV (`colorMapFormats`) must give a map diagonal in Y'CbCr.
+    /// YUV frames, so that saturation and grayscale act on Cb and Cr alone there. On YUV frames
+    /// (`colorMapFormats`) a map diagonal in Y'CbCr runs as one table per plane, one that turns
+    /// Cb and Cr together as `PlaneChroma`, any other through R'G'B' per pixel (`PlaneColorChain`).
     open class func colorTransform(_ params: ParamValues, luma: SIMD3<Double>) throws -> ColorTransform? { nil }
 
     static func kernel(for params: ParamValues, planes: VideoFormat?) throws -> FrameKernel {
@@ -91,10 +93,9 @@ open class KernelFilter: VideoNode, LiveParamsNode {
                 if let curves = PlaneCurves(map, matrix: planes.matrix, fullRange: full) {
                     return PlaneCurvesKernel(curves, lines: PlaneLines(map, matrix: planes.matrix, fullRange: full))
                 }
-                guard let chroma = PlaneChroma(map, matrix: planes.matrix, fullRange: full) else {
-                    throw NodeFailure("its colour map mixes Y' with Cb and Cr on \(planes.matrix.rawValue) frames; convert to rgba before it")
-                }
-                return PlaneChromaKernel(chroma)
+                if let chroma = PlaneChroma(map, matrix: planes.matrix, fullRange: full) { return PlaneChromaKernel(chroma) }
+                // Y' and chroma mixed (sepia, gains): the RGB route per pixel, in one pass.
+                return PlaneColorChainKernel(PlaneColorChain([map], matrix: planes.matrix, fullRange: full))
             }
             return try makeKernel(params)
         } catch let e as KernelError { throw NodeFailure(KernelParamName.message(for: e)) }
@@ -145,6 +146,7 @@ extension KernelFilter: PointwiseStage {
         if !fuse { return "its \"fuse\" param is false" }
         if let pixels = format.video?.pixelFormat, PlaneCurvesKernel.formats.contains(pixels) {
             if kernel is PlaneChromaKernel { return "on \(pixels) it turns Cb and Cr together, not one table per plane" }
+            if kernel is PlaneColorChainKernel { return "on \(pixels) it mixes Y' with Cb and Cr, not one table per plane" }
             return planeCurves == nil ? "on \(pixels) it is not one table per plane" : nil
         }
         guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {

@@ -7,8 +7,8 @@ public final class RGBFilter: KernelFilter, RegisteredNode {
     static let green = Param<Double>("green", ColorTransform.gainRange, default: 1, live: true, doc: "green gain")
     static let blue = Param<Double>("blue", ColorTransform.gainRange, default: 1, live: true, doc: "blue gain")
     public static let typeInfo = filterInfo("rgb", "Per-channel multiply: r' = r*red, g' = g*green, b' = b*blue.",
-                                            formats: ColorMatrixKernel.formats, params: [red, green, blue])
-    override public class func makeKernel(_ p: ParamValues) throws -> FrameKernel {
-        ColorMatrixKernel(try .rgbGains(r: p[red], g: p[green], b: p[blue]))
+                                            formats: colorMapFormats, params: [red, green, blue])
+    override public class func colorTransform(_ p: ParamValues, luma: SIMD3<Double>) throws -> ColorTransform? {
+        try .rgbGains(r: p[red], g: p[green], b: p[blue])
     }
 }

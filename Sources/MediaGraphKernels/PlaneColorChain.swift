@@ -1,0 +1,89 @@
+import MediaGraphCore
+
+/// Colour maps that mix Y' with Cb and Cr (sepia, channel gains, colour matrices) on 8-bit planar
+/// Y'CbCr, in the frame's own layout: the RGB route — convert to R'G'B', each map clamped to
+/// 0…255, convert back — done per pixel in one pass, with no RGB frame in between.
+///
+/// Each luma pixel takes the chroma sample that covers it (no interpolation), goes to R'G'B' in
+/// the frame's matrix and range (clamped to 0…255 as a converter clips), through every map with a
+/// clamp after each, and back: Y' is that pixel's, rounded; Cb and Cr are the mean over the
+/// pixels their sample covers (2x2 on 4:2:0, 2x1 on 4:2:2, on odd sizes the pixels there are),
+/// rounded. Where the maps act linearly (no clamp), that mean is exactly the map's Y'CbCr form
+/// applied to the sample and the mean Y' of its pixels; an RGB frame in between would instead
+/// resample chroma up and down again and soften it (the identity map gives the frame back here).
+/// The arithmetic is Float with fused multiply-adds in a fixed order (`row`), so the AVX2 loop
+/// and the fallback give the same bytes; against exact arithmetic a result can differ only within
+/// about 10⁻³ LSB of a rounding tie.
+public struct PlaneColorChain: Sendable {
+    /// R', G', B' (0…255) from the bytes (Y', Cb, Cr): 3 rows of (c_Y, c_Cb, c_Cr, offset).
+    public let decode: [Float]
+    /// Each map as 3 rows of (c_R, c_G, c_B, offset) on 0…255 values, alpha read as opaque.
+    public let maps: [Float]
+    /// Y', Cb, Cr bytes from R'G'B': 3 rows of (c_R, c_G, c_B, offset); chroma's offset is added
+    /// after the mean.
+    public let encode: [Float]
+    public let mapCount: Int
+    /// The maps, first applied first.
+    public let transforms: [ColorTransform]
+
+    public init(_ transforms: [ColorTransform], matrix: YCbCrMatrix, fullRange: Bool) {
+        self.transforms = transforms
+        mapCount = transforms.count
+        let w = matrix.lumaWeights
+        let (black, lumaSpan, chromaSpan) = fullRange ? (0.0, 255.0, 255.0) : (16.0, 219.0, 224.0)
+        let from = PlaneCurves.fromYPbPr(luma: w), to = PlaneCurves.toYPbPr(luma: w)
+        decode = (0..<3).flatMap { i -> [Float] in
+            let cy = 255 * from[i][0] / lumaSpan, cb = 255 * from[i][1] / chromaSpan, cr = 255 * from[i][2] / chromaSpan
+            return [cy, cb, cr, -(black * cy + 128 * cb + 128 * cr)].map { Float($0) }
+        }
+        var maps: [Float] = []
+        for t in transforms {
+            let rows = t.effectiveRows, offset = t.effectiveOffset
+            for i in 0..<3 {
+                let alphaFolded: Double = 255 * (offset[i] + rows[i][3])
+                maps += [Float(rows[i][0]), Float(rows[i][1]), Float(rows[i][2]), Float(alphaFolded)]
+            }
+        }
+        self.maps = maps
+        let spans: [Double] = [lumaSpan, chromaSpan, chromaSpan], offsets: [Double] = [black, 128, 128]
+        var encode: [Float] = []
+        for i in 0..<3 {
+            let scale: Double = spans[i] / 255
+            encode += [Float(to[i][0] * scale), Float(to[i][1] * scale), Float(to[i][2] * scale), Float(offsets[i])]
+        }
+        self.encode = encode
+    }
+
+    /// Whether every map is the identity.
+    public var isIdentity: Bool { transforms.allSatisfy(\.isIdentity) }
+
+    /// (offset + c0·a) + c1·b + c2·c in fused multiply-adds, the AVX2 loop's order.
+    @inline(__always)
+    static func row(_ c: UnsafePointer<Float>, _ a: Float, _ b: Float, _ d: Float) -> Float {
+        c[3].addingProduct(c[0], a).addingProduct(c[1], b).addingProduct(c[2], d)
+    }
+
+    @inline(__always)
+    static func clamp(_ v: Float) -> Float { min(max(v, 0), 255) }
+
+    /// One pixel as the AVX2 loop computes it: Y' unrounded, and Cb and Cr before the mean
+    /// and without their offset.
+    @inline(__always)
+    static func pixel(y: UInt8, cb: UInt8, cr: UInt8, decode: UnsafePointer<Float>, maps: UnsafePointer<Float>, mapCount: Int,
+                      encode: UnsafePointer<Float>) -> (y: Float, cb: Float, cr: Float) {
+        let yv = Float(y), bv = Float(cb), rv = Float(cr)
+        var r = clamp(row(decode, yv, bv, rv)), g = clamp(row(decode + 4, yv, bv, rv)), b = clamp(row(decode + 8, yv, bv, rv))
+        for k in 0..<mapCount {
+            let m = maps + 12 * k
+            (r, g, b) = (clamp(row(m, r, g, b)), clamp(row(m + 4, r, g, b)), clamp(row(m + 8, r, g, b)))
+        }
+        let y = row(encode, r, g, b)
+        let cbSum = Float(0).addingProduct(encode[4], r).addingProduct(encode[5], g).addingProduct(encode[6], b)
+        let crSum = Float(0).addingProduct(encode[8], r).addingProduct(encode[9], g).addingProduct(encode[10], b)
+        return (y, cbSum, crSum)
+    }
+
+    /// A value rounded to nearest (ties to even) and saturated to a byte, as the AVX2 loop stores it.
+    @inline(__always)
+    static func byte(_ v: Float) -> UInt8 { UInt8(min(max(v.rounded(.toNearestOrEven), 0), 255)) }
+}
