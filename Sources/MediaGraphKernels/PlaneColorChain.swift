@@ -54,6 +54,19 @@ public struct PlaneColorChain: Sendable {
         self.encode = encode
     }
 
+    /// The R'G'B' map that is invert on Y'CbCr planes (255 − x on each, ffmpeg's negate) for
+    /// frames of `matrix` and range: on (Y', Pb, Pr) it is y' → (255 − 2·black)/span − y' and
+    /// p → −p − 1/span, so on R'G'B' it is −rgb plus that offset taken back to R'G'B'. It sends
+    /// black past 1 (Y' 16 → 239 in limited range), so a chain clamps after it.
+    public static func invertMap(matrix: YCbCrMatrix, fullRange: Bool) -> ColorTransform {
+        let (black, lumaSpan, chromaSpan) = fullRange ? (0.0, 255.0, 255.0) : (16.0, 219.0, 224.0)
+        let from = PlaneCurves.fromYPbPr(luma: matrix.lumaWeights)
+        let v = SIMD3((255 - 2 * black) / lumaSpan, -1 / chromaSpan, -1 / chromaSpan)
+        let o = (0..<3).map { (from[$0] * v).sum() }
+        return ColorTransform(uncheckedRows: [SIMD4(-1, 0, 0, 0), SIMD4(0, -1, 0, 0), SIMD4(0, 0, -1, 0), SIMD4(0, 0, 0, 1)],
+                              offset: SIMD4(o[0], o[1], o[2], 0), intensity: 1)
+    }
+
     /// Whether every map is the identity.
     public var isIdentity: Bool { transforms.allSatisfy(\.isIdentity) }
 

@@ -88,13 +88,21 @@ public enum ColorMapFusion {
         return e
     }
 
-    /// A run on YUV frames is one table per plane. On rgba/bgra, stretches of per-channel stages
+    /// A run on YUV frames is one table per plane, or when a member mixes Y' with chroma one pass
+    /// through R'G'B' (`PlaneChainFusion`). On rgba/bgra, stretches of per-channel stages
     /// holding a curve become tables (`ColorCurvesFusion`), colour maps between them matrices,
     /// and a stage that is neither (a 3D LUT) stays its own kernel; when that leaves several
     /// pieces, they run as one pass strip by strip (`StripChainFusion`).
     /// The fused node keeps its members so that their live params can change: it composes them
     /// again the same way (the pieces may then fall differently; they stay one node).
     static func fuse(_ run: [FusionMember]) -> [FusionPiece] {
+        if let apart = PlaneChainFusion.cheaperApart(run) {
+            var pieces = apart.stretches.flatMap { r -> [FusionPiece] in
+                r.count == 1 ? [FusionPiece(members: r)] : shifted(fuse(Array(run[r])), by: r.lowerBound)
+            }
+            pieces[0].note = [apart.note, pieces[0].note].compactMap { $0 }.joined(separator: "\n")
+            return pieces
+        }
         guard let piece = composed(run) else { return [] }
         (piece.node as? FusedColorFilter)?.takeLiveChanges(of: run) { members in
             guard let again = composed(members) else { throw NodeFailure("the fused filters no longer compose") }
@@ -113,6 +121,7 @@ public enum ColorMapFusion {
             let lines = filters.compactMap(\.planeLines)
             return ColorCurvesFusion.planePiece(run, tables, lines: lines.count == run.count ? lines : nil)
         }
+        if let video = filters[0].planeFormat { return PlaneChainFusion.piece(run, filters, video) }
         let pieces = rgbaPieces(run, filters)
         return pieces.count > 1 ? StripChainFusion.piece(run, filters, pieces) : pieces.first
     }

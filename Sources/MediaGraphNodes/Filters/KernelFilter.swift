@@ -146,7 +146,8 @@ extension KernelFilter: PointwiseStage {
         if !fuse { return "its \"fuse\" param is false" }
         if let pixels = format.video?.pixelFormat, PlaneCurvesKernel.formats.contains(pixels) {
             if kernel is PlaneChromaKernel { return "on \(pixels) it turns Cb and Cr together, not one table per plane" }
-            if kernel is PlaneColorChainKernel { return "on \(pixels) it mixes Y' with Cb and Cr, not one table per plane" }
+            // through R'G'B' per pixel: a run holding it goes that way as a whole (`PlaneChainFusion`)
+            if kernel is PlaneColorChainKernel { return nil }
             return planeCurves == nil ? "on \(pixels) it is not one table per plane" : nil
         }
         guard let pixels = format.video?.pixelFormat, ColorMatrixKernel.formats.contains(pixels) else {
@@ -176,6 +177,17 @@ extension KernelFilter: PointwiseStage {
         if kernel is InvertKernel { return .invert }
         guard let map = try? type(of: self).colorTransform(params, luma: planes.matrix.lumaWeights) else { return nil }
         return PlaneLines(map, matrix: planes.matrix, fullRange: planes.range == .full)
+    }
+
+    /// The YUV frames this filter runs on, when it runs on Y'CbCr planes.
+    var planeFormat: VideoFormat? { planes }
+
+    /// On YUV frames, the filter as the R'G'B' map it is there (luminance with the frame's own
+    /// weights; invert as 255 − x on each plane), for a run that goes through R'G'B' per pixel.
+    var planeRouteMap: ColorTransform? {
+        guard let planes else { return nil }
+        if kernel is InvertKernel { return PlaneColorChain.invertMap(matrix: planes.matrix, fullRange: planes.range == .full) }
+        return try? type(of: self).colorTransform(params, luma: planes.matrix.lumaWeights)
     }
 
     /// The kernel as an affine colour map on rgba/bgra, when it is one.
