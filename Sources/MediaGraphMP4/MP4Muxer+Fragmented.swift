@@ -131,7 +131,8 @@ extension MP4Muxer {
             let mts = movieTimescale()
             try file.write(MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true, apple: options.appleBrand))
             try file.write(MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
-                                         chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true))
+                                         chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true,
+                                         tags: options.tags))
             moovWritten = true
         }
         var w = ByteWriter(capacity: 1024 + runs.reduce(0) { $0 + $1.sizes.count * 16 })

@@ -68,10 +68,12 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     /// The iTunes file type (major brand `M4A ` for audio only, `M4V ` with video), what ffmpeg's
     /// ipod muxer writes for a .m4a or .m4v name; otherwise `isom`.
     public var appleBrand: Bool
+    /// Movie tags (title, artist, …) written in moov/udta as ffmpeg writes `-metadata`.
+    public var tags: MP4Tags?
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
                 rotation: Int? = nil, movieTimescale: Int64? = nil, forceCo64: Bool = false,
-                chunkDuration: Double = 1.0, appleBrand: Bool = false) {
+                chunkDuration: Double = 1.0, appleBrand: Bool = false, tags: MP4Tags? = nil) {
         self.fastStart = fastStart
         self.fragmented = fragmented
         self.fragmentDuration = fragmentDuration
@@ -80,6 +82,7 @@ public struct MP4MuxerOptions: Sendable, Equatable {
         self.forceCo64 = forceCo64
         self.chunkDuration = chunkDuration
         self.appleBrand = appleBrand
+        self.tags = tags
     }
 }
 

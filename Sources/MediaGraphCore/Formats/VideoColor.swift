@@ -159,10 +159,14 @@ public struct StreamTags: Hashable, Sendable {
     public var title: String?
     /// Seconds since 1970-01-01 UTC.
     public var creationTime: Int64?
+    /// The tags of the whole file the stream came from (title, artist, …, as libavformat names
+    /// them): a muxer writing one file from it keeps those it can write, as ffmpeg does.
+    public var movie: [String: String]
 
-    public init(language: String? = nil, title: String? = nil, creationTime: Int64? = nil) {
+    public init(language: String? = nil, title: String? = nil, creationTime: Int64? = nil, movie: [String: String] = [:]) {
         self.language = language
         self.title = title
         self.creationTime = creationTime
+        self.movie = movie
     }
 }

@@ -6,11 +6,11 @@ import MediaGraphMP4
 /// holding media in memory.
 public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); appears at its path only when complete.",
+        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); movie tags (title, artist, …) as ffmpeg writes them; appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64, endParam))
+        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64, endParam, metadataParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file")
     static let faststart = Param<Bool>("faststart", default: true, doc: "moov before mdat, for progressive playback")
     static let fragmented = Param<Bool>("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)")
@@ -19,11 +19,17 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                          doc: "display rotation in degrees of every video track (track matrix); default: each stream's own rotation")
     static let timescale = Param<Int?>("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)")
     static let co64 = Param<Bool>("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")
+    static let metadataParam = Param<JSONValue?>(
+        spec: .json("metadata", default: .object([], nil),
+                    doc: "movie tags, as ffmpeg's -metadata: {\"title\": \"…\", \"artist\": \"…\"}; keys: " + MP4Tags.keys.map(\.name).joined(separator: ", "))) { $0[$1] }
     static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
                                          doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
 
     let path: String
-    let options: MP4MuxerOptions
+    var options: MP4MuxerOptions
+    /// Tags the `metadata` param sets, and those it removes (given as "").
+    let givenTags: MP4Tags?
+    let removedTags: Set<String>
     var formats: [MediaFormat] = []
     var names: [String]
     var muxer: MP4Muxer?
@@ -46,7 +52,28 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                   rotation: p[Self.rotation].flatMap { Int($0) },
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64],
                                   appleBrand: ["m4a", "m4v"].contains(Self.fileExtension(path)))
+        (givenTags, removedTags) = try Self.tags(p[Self.metadataParam])
         end = p[Self.endParam]
+    }
+
+    /// The `metadata` object as tags to set (string values, numbers taken as written, known
+    /// keys) and keys to remove (given as "").
+    static func tags(_ value: JSONValue?) throws -> (set: MP4Tags?, removed: Set<String>) {
+        guard let value else { return (nil, []) }
+        guard let members = value.objectMembers else {
+            throw NodeFailure("param 'metadata': expected an object of tags such as {\"title\": \"…\"}, found \(value.typeName)")
+        }
+        let pairs = try members.map { m -> (name: String, value: String) in
+            if let s = m.value.stringValue { return (m.key, s) }
+            if let n = m.value.numberValue, n == n.rounded(), abs(n) < 1e9 { return (m.key, String(Int(n))) }
+            throw NodeFailure("param 'metadata': tag '\(m.key)': expected a string, found \(m.value.typeName)")
+        }
+        do {
+            let tags = try MP4Tags(pairs.filter { !$0.value.isEmpty })
+            return (tags.isEmpty ? nil : tags, Set(pairs.filter { $0.value.isEmpty }.map { $0.name.lowercased() }))
+        } catch let e as MP4Tags.TagError {
+            throw NodeFailure("param 'metadata': \(e)")
+        }
     }
 
     /// Names that say another container: the sink writes MP4 whatever the name, where ffmpeg
@@ -73,6 +100,10 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         ended = Array(repeating: false, count: inputs.count)
         packets = Array(repeating: 0, count: inputs.count)
         shortest = ShortestCut(inputs: inputs.count)
+        // the first input's file tags, as ffmpeg keeps its first input file's, under what the graph sets
+        let copied = formats.lazy.map { $0.tags.movie }.first { !$0.isEmpty } ?? [:]
+        let tags = MP4Tags(copying: copied, overrides: givenTags, removing: removedTags)
+        options.tags = tags.isEmpty ? nil : tags
         return []
     }
 

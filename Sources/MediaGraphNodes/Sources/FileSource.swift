@@ -117,7 +117,8 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             let end = trim.lengthMicros.map {
                 Demuxer.rescale(zero + $0, from: micros, to: timeBase) - Demuxer.rescale(zero, from: micros, to: timeBase)
             }
-            let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex])
+            let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex],
+                                          movieTags: demuxer.container.tags)
             if let w = d.warning { warnings.append(w) }
             let state = FileStreamState(port: k, name: port.name, description: d, offset: offset, end: end)
             state.timer = timer

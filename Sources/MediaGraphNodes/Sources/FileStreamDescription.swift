@@ -20,7 +20,7 @@ struct FileStreamDescription {
     let warning: String?
 
     /// `firstPacket`: the stream's first packet, for streams whose configuration is in-band.
-    init(info: StreamInfo, timeBase: Rational, firstPacket: [UInt8]?) {
+    init(info: StreamInfo, timeBase: Rational, firstPacket: [UInt8]?, movieTags: [String: String] = [:]) {
         self.info = info
         self.timeBase = timeBase
         var extradata = info.extradata
@@ -79,11 +79,15 @@ struct FileStreamDescription {
         self.stripsADTS = strips
         self.warning = warning
         if info.kind == .video {
-            format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: info.videoFormat, timeBase: timeBase, extradata: extradata,
+            var raw = info.videoFormat
+            raw.tags.movie = movieTags
+            format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: raw, timeBase: timeBase, extradata: extradata,
                                                       storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample))
         } else {
+            var raw = info.audioFormat
+            raw.tags.movie = movieTags
             let coding = AudioCodingParameters(blockAlign: info.blockAlign, codedBitsPerSample: info.codedBitsPerSample, bitRate: info.bitRate)
-            format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: info.audioFormat, timeBase: timeBase, extradata: extradata,
+            format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: raw, timeBase: timeBase, extradata: extradata,
                                                       coding: coding))
         }
     }
