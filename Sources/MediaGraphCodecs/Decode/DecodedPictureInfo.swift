@@ -17,6 +17,9 @@ public struct DecodedPictureInfo: Sendable, Equatable {
     /// Display rotation from a display-matrix side data, in `VideoFormat.rotation`'s convention; 0 when there is none.
     public var rotation: Int
     public var keyFrame: Bool
+    /// The picture holds two fields sampled at different times, and which came first.
+    public var interlaced: Bool
+    public var topFieldFirst: Bool
 
     public var pixelFormatName: String { LibavFormats.pixelFormatName(avPixelFormat) }
 
@@ -42,5 +45,19 @@ public struct DecodedPictureInfo: Sendable, Equatable {
             rotation = LibavStreamMapping.rotation(UnsafeRawPointer(data).assumingMemoryBound(to: Int32.self)).degrees
         }
         keyFrame = frame.key_frame != 0
+        interlaced = frame.interlaced_frame != 0
+        topFieldFirst = frame.top_field_first != 0
+    }
+}
+
+extension DecodedPictureInfo {
+    /// The flags of the frame made from this picture: key frame, and interlacing as decoded.
+    var bufferFlags: BufferFlags {
+        var f: BufferFlags = keyFrame ? .keyFrame : []
+        if interlaced {
+            f.insert(.interlaced)
+            if topFieldFirst { f.insert(.topFieldFirst) }
+        }
+        return f
     }
 }

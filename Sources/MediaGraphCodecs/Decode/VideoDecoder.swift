@@ -306,7 +306,7 @@ public final class VideoDecoder {
         }
         let sameLayout = info.pixelFormat == output.pixelFormat && width == output.width && height == output.height
         let metadata = BufferMetadata(format: .video(output), pts: pts, dts: pts, duration: duration, timeBase: output.timeBase,
-                                      flags: info.keyFrame ? .keyFrame : [])
+                                      flags: info.bufferFlags)
         let out: SampleBuffer
         if sameLayout, top == 0, left == 0, let pooled = pool.pooledMemory(of: f), pooled.firstShowing {
             out = SampleBuffer(metadata: metadata, payload: .video(pooled.memory))

@@ -15,6 +15,12 @@ public struct BufferFlags: OptionSet, Sendable, Hashable {
     /// nothing yet drops such a packet quietly when it cannot be decoded: the seek's fault, not
     /// the file's.
     public static let leadIn = BufferFlags(rawValue: 8)
+    /// On a decoded video frame: the decoder says the picture holds two fields sampled at
+    /// different times (libavcodec's `interlaced_frame`), so a deinterlacer has work to do.
+    public static let interlaced = BufferFlags(rawValue: 16)
+    /// With `.interlaced`: the top field (even rows) was sampled first (libavcodec's
+    /// `top_field_first`); without it, the bottom field was.
+    public static let topFieldFirst = BufferFlags(rawValue: 32)
 }
 
 /// What describes a buffer's payload: format, timestamps, flags. A value: a sent `SampleBuffer`
