@@ -9,18 +9,24 @@ public final class FrameHashSink: RegisteredNode {
         doc: "Writes one line per frame: index, pts, size in bytes and MD5 of the packed planes (or packet bytes).",
         category: .sink,
         inputs: [PortSpec("in", .any)],
-        params: [pathParam.spec])
+        params: [pathParam.spec, timesParam.spec])
     static let pathParam = Param<String?>.path("path", role: .output, default: "-", doc: "output file, or \"-\" for standard output")
+    static let timesParam = Param<Bool>("times", default: false,
+                                        doc: "also write each buffer's duration and time base: index, pts, duration, time base, size, MD5")
 
     let path: String
+    let times: Bool
     var file: OutputFile?
     var index = 0
 
-    public init(setup: NodeSetup) throws { path = setup.params[Self.pathParam] ?? "-" }
+    public init(setup: NodeSetup) throws {
+        path = setup.params[Self.pathParam] ?? "-"
+        times = setup.params[Self.timesParam]
+    }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] { [] }
     public func start() throws {
         file = try OutputFile(path: path)
-        try file!.write("#index, pts, size, md5\n")
+        try file!.write(times ? "#index, pts, duration, time base, size, md5\n" : "#index, pts, size, md5\n")
     }
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
@@ -36,7 +42,8 @@ public final class FrameHashSink: RegisteredNode {
             md5.update(buffer.bytes)
             size = buffer.bytes.count
         }
-        try file!.write("\(index), \(buffer.pts), \(size), \(md5.finalize())\n")
+        let time = times ? "\(buffer.pts), \(buffer.duration), \(buffer.timeBase)" : "\(buffer.pts)"
+        try file!.write("\(index), \(time), \(size), \(md5.finalize())\n")
         index += 1
     }
 
