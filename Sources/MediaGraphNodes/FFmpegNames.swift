@@ -12,6 +12,7 @@ enum FFmpegNames {
         same(["transpose"], "rotate")
         same(["hstack", "vstack", "xstack"], "stack")
         same(["xfade"], "transition")
+        same(["yadif"], "deinterlace")
         h["hflip"] = "ffmpeg's hflip is 'flip' here (its default direction, horizontal)"
         h["vflip"] = "ffmpeg's vflip is 'flip' here with \"direction\": \"vertical\""
         same(["aresample", "aformat"], "resample")
