@@ -6,8 +6,9 @@ public struct YadifField {
     /// Rows whose parity differs from this (y & 1 != keptRowParity) are rebuilt; rows of this
     /// parity are copied from `cur`. 0 keeps the top field (even rows), 1 the bottom field.
     public var keptRowParity: Int
-    /// Whether the missing field was sampled before `cur`'s kept one (the first field of the
-    /// picture): then its temporal neighbours are `prev` and `cur`, otherwise `cur` and `next`.
+    /// true for the picture at the time of `cur`'s first field: the missing rows at that time
+    /// lie between their own samples in `prev` and `cur`. false for the time of the second
+    /// field: between `cur` and `next`.
     public var missingFieldIsEarlier: Bool
     /// ffmpeg's modes 0 and 1: the temporal limit also looks two rows up and down (b and f).
     /// false is modes 2 and 3 ("nospatial").
