@@ -168,4 +168,35 @@ import Testing
                     && r.stderr.contains("at least 3 columns and 3 rows"), "\(command): \(r.status) \(r.stderr)")
         }
     }
+
+    /// A stream its container says is interlaced, decoded and encoded as it is, gets a note
+    /// naming the encoder and the field order (ffprobe's field_order of the same file); after a
+    /// `deinterlace` node, or coded progressive, it gets none.
+    @Test(arguments: [("1", "tt", "top field first"), ("0", "bb", "bottom field first")])
+    func decodedInterlacedFramesGetANoteUntilDeinterlaced(_ top: String, _ probed: String, _ words: String) throws {
+        let dir = CLI.tempDir()
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=352x288:rate=25", "-t", "0.4", "-vf", "interlace",
+                               "-c:v", "mpeg2video", "-flags", "+ilme+ildct", "-top", top, dir + "/in.ts"])
+        let order = try CLI.run("ffprobe", ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=field_order", "-of", "csv=p=0", dir + "/in.ts"])
+        try #require(order.out.hasPrefix(probed + ","), "ffprobe: \(order.out)")
+        func notes(_ nodes: String, _ chain: String) throws -> String {
+            let g = CLI.writeGraph("""
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.ts" } }, \(nodes)
+                         "mux": { "type": "mp4", "params": { "path": "o.mp4" } } },
+              "chains": [[\(chain)]] }
+            """, in: dir)
+            let r = try CLI.mediagraph("validate", g)
+            #expect(r.status == 0, "\(r.stderr)")
+            return r.out + r.stderr
+        }
+        let plain = try notes("\"enc\": { \"type\": \"h264\" },", "\"in.video\", \"enc\", \"mux.video\"")
+        #expect(plain.contains("note: 'enc' (h264) gets interlaced frames (\(words)): they show combing"), "\(plain)")
+        let deinterlaced = try notes("\"d\": { \"type\": \"deinterlace\" }, \"enc\": { \"type\": \"h264\" },",
+                                     "\"in.video\", \"d\", \"enc\", \"mux.video\"")
+        #expect(!deinterlaced.contains("interlaced frames"), "\(deinterlaced)")
+        // the same pictures coded progressive: no note
+        try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=352x288:rate=25", "-t", "0.4", "-c:v", "mpeg2video", dir + "/in.ts"])
+        let progressive = try notes("\"enc\": { \"type\": \"h264\" },", "\"in.video\", \"enc\", \"mux.video\"")
+        #expect(!progressive.contains("interlaced frames"), "\(progressive)")
+    }
 }

@@ -162,6 +162,7 @@ public struct StreamInfo: Sendable {
                             range: range, matrix: matrix, color: color, sampleAspect: sampleAspect, rotation: rotation ?? 0,
                             tags: streamTags, timeBase: timeBase)
         f.mirrored = isMirrored
+        f.interlacing = fieldOrder.flatMap(FieldOrder.init(libavName:))
         return f
     }
 

@@ -1,3 +1,21 @@
+/// How a picture's lines were captured: all at once, or as two fields of alternate lines taken
+/// one after the other (interlaced), and which field is shown first.
+public enum FieldOrder: String, Hashable, Sendable {
+    case progressive
+    case topFieldFirst = "top field first"
+    case bottomFieldFirst = "bottom field first"
+
+    /// libavformat's field order names: tt and bt show the top field first, bb and tb the bottom one.
+    public init?(libavName: String) {
+        switch libavName {
+        case "progressive": self = .progressive
+        case "tt", "bt": self = .topFieldFirst
+        case "bb", "tb": self = .bottomFieldFirst
+        default: return nil
+        }
+    }
+}
+
 /// Format of raw video frames, with everything a player needs to show them as the source meant:
 /// colour (matrix, range, primaries, transfer, chroma siting), sample aspect ratio and display
 /// rotation, and the stream's tags. Filters keep what they do not change; encoders and the MP4
@@ -24,6 +42,10 @@ public struct VideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// MP4 written from the stream shows it as the source does; `rotate`'s `auto` undoes it with
     /// the turn, and frames turned by given degrees carry none.
     public var mirrored: Bool = false
+    /// Whether the pictures are two interlaced fields, and which is shown first, as the
+    /// container or decoder says (nil: not said). A deinterlacer makes them progressive;
+    /// validation notes interlaced frames reaching an encoder or sink (`interlacedFrameNotes`).
+    public var interlacing: FieldOrder?
     public var tags: StreamTags
 
     public init(pixelFormat: PixelFormat, width: Int, height: Int, frameRate: Rational = Rational(25, 1),

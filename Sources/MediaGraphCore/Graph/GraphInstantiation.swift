@@ -22,6 +22,7 @@ extension GraphPlan {
         if builder.problems.contains(where: { $0.severity == .error }) { throw GraphValidationError(builder.problems + warnings) }
         let locations = Dictionary(nodes.compactMap { n in n.location.map { (n.id, $0) } }, uniquingKeysWith: { a, _ in a })
         builder.graph.warnings += builder.graph.endlessRunWarnings(locations: locations)
+        builder.graph.notes += builder.graph.interlacedFrameNotes()
         return builder.graph
     }
 }

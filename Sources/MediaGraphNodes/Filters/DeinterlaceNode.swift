@@ -70,6 +70,7 @@ public final class DeinterlaceNode: RegisteredNode, VideoNode {
             let (num, o) = v.frameRate.num.multipliedReportingOverflow(by: 2)
             if !o { v.frameRate = Rational(num, v.frameRate.den) }
         }
+        v.interlacing = .progressive
         output = v
         return [.video(v)]
     }
