@@ -8,7 +8,7 @@ import MediaGraphCore
 /// the frame's matrix and range (clamped to 0…255 as a converter clips), through every map with a
 /// clamp after each, and back: Y' is that pixel's, rounded; Cb and Cr are the mean over the
 /// pixels their sample covers (2x2 on 4:2:0, 2x1 on 4:2:2, on odd sizes the pixels there are),
-/// rounded. Where the maps act linearly (no clamp), that mean is exactly the map's Y'CbCr form
+/// rounded — made, as the conversion is linear, from the mean of their R'G'B'. Where the maps act linearly (no clamp), that mean is exactly the map's Y'CbCr form
 /// applied to the sample and the mean Y' of its pixels; an RGB frame in between would instead
 /// resample chroma up and down again and soften it (the identity map gives the frame back here).
 /// The arithmetic is Float with fused multiply-adds in a fixed order (`row`), so the AVX2 loop
@@ -79,21 +79,34 @@ public struct PlaneColorChain: Sendable {
     @inline(__always)
     static func clamp(_ v: Float) -> Float { min(max(v, 0), 255) }
 
-    /// One pixel as the AVX2 loop computes it: Y' unrounded, and Cb and Cr before the mean
-    /// and without their offset.
+    /// A chroma sample's part of R', G', B' before its pixels' Y' is added: (offset + c_Cb·Cb) +
+    /// c_Cr·Cr, worked out once for all the pixels it covers, as the AVX2 loop does.
     @inline(__always)
-    static func pixel(y: UInt8, cb: UInt8, cr: UInt8, decode: UnsafePointer<Float>, maps: UnsafePointer<Float>, mapCount: Int,
-                      encode: UnsafePointer<Float>) -> (y: Float, cb: Float, cr: Float) {
-        let yv = Float(y), bv = Float(cb), rv = Float(cr)
-        var r = clamp(row(decode, yv, bv, rv)), g = clamp(row(decode + 4, yv, bv, rv)), b = clamp(row(decode + 8, yv, bv, rv))
+    static func decodeTerms(cb: UInt8, cr: UInt8, decode d: UnsafePointer<Float>) -> SIMD3<Float> {
+        let b = Float(cb), r = Float(cr)
+        return SIMD3(d[3].addingProduct(d[1], b).addingProduct(d[2], r), d[7].addingProduct(d[5], b).addingProduct(d[6], r),
+                     d[11].addingProduct(d[9], b).addingProduct(d[10], r))
+    }
+
+    /// One pixel as the AVX2 loop computes it: Y' unrounded, and R', G', B' after the maps.
+    @inline(__always)
+    static func pixel(y: UInt8, terms t: SIMD3<Float>, decode: UnsafePointer<Float>, maps: UnsafePointer<Float>, mapCount: Int,
+                      encode: UnsafePointer<Float>) -> (y: Float, rgb: SIMD3<Float>) {
+        let yv = Float(y)
+        var r = clamp(t.x.addingProduct(decode[0], yv)), g = clamp(t.y.addingProduct(decode[4], yv)), b = clamp(t.z.addingProduct(decode[8], yv))
         for k in 0..<mapCount {
             let m = maps + 12 * k
             (r, g, b) = (clamp(row(m, r, g, b)), clamp(row(m + 4, r, g, b)), clamp(row(m + 8, r, g, b)))
         }
-        let y = row(encode, r, g, b)
-        let cbSum = Float(0).addingProduct(encode[4], r).addingProduct(encode[5], g).addingProduct(encode[6], b)
-        let crSum = Float(0).addingProduct(encode[8], r).addingProduct(encode[9], g).addingProduct(encode[10], b)
-        return (y, cbSum, crSum)
+        return (row(encode, r, g, b), SIMD3(r, g, b))
+    }
+
+    /// Cb or Cr from R', G', B' summed over a sample's pixels: ((c_R·R + c_G·G) + c_B·B)·scale
+    /// + offset, `c` the chroma row of `encode`, in the AVX2 loop's order.
+    @inline(__always)
+    static func chroma(_ sum: SIMD3<Float>, _ c: UnsafePointer<Float>, scale: Float) -> Float {
+        let v = Float(0).addingProduct(c[0], sum.x).addingProduct(c[1], sum.y).addingProduct(c[2], sum.z)
+        return c[3].addingProduct(v, scale)
     }
 
     /// A value rounded to nearest (ties to even) and saturated to a byte, as the AVX2 loop stores it.

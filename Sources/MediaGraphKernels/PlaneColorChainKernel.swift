@@ -52,22 +52,23 @@ public struct PlaneColorChainKernel: Sendable {
                     #endif
                     for s in x..<chroma.width {
                         let firstColumn = s << shift.x, columns = min(width - firstColumn, 1 << shift.x)
-                        var cbTotal: Float = 0, crTotal: Float = 0
+                        let terms = PlaneColorChain.decodeTerms(cb: cbIn[s], cr: crIn[s], decode: d)
+                        var total = SIMD3<Float>.zero
                         for k in 0..<rowCount {
                             let rowIn = k == 0 ? y0In : y1In!, rowOut = k == 0 ? y0Out : y1Out!
-                            var cbPair: Float = 0, crPair: Float = 0
+                            var pair = SIMD3<Float>.zero
                             for i in 0..<columns {
-                                let p = PlaneColorChain.pixel(y: rowIn[firstColumn + i], cb: cbIn[s], cr: crIn[s], decode: d, maps: m,
+                                let p = PlaneColorChain.pixel(y: rowIn[firstColumn + i], terms: terms, decode: d, maps: m,
                                                               mapCount: mapCount, encode: e)
                                 rowOut[firstColumn + i] = PlaneColorChain.byte(p.y)
-                                // The pair's sum as hadd forms it: the first pixel's value, plus the second's.
-                                (cbPair, crPair) = i == 0 ? (p.cb, p.cr) : (cbPair + p.cb, crPair + p.cr)
+                                // the pair's sum as hadd forms it: the first pixel's value, plus the second's
+                                pair = i == 0 ? p.rgb : pair + p.rgb
                             }
-                            (cbTotal, crTotal) = k == 0 ? (cbPair, crPair) : (cbTotal + cbPair, crTotal + crPair)
+                            total = k == 0 ? pair : total + pair
                         }
                         let scale = 1 / Float(rowCount * columns)
-                        cbOut[s] = PlaneColorChain.byte(e[7].addingProduct(cbTotal, scale))
-                        crOut[s] = PlaneColorChain.byte(e[11].addingProduct(crTotal, scale))
+                        cbOut[s] = PlaneColorChain.byte(PlaneColorChain.chroma(total, e + 4, scale: scale))
+                        crOut[s] = PlaneColorChain.byte(PlaneColorChain.chroma(total, e + 8, scale: scale))
                     }
                 }
             }

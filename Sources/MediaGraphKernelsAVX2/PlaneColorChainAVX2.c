@@ -1,8 +1,9 @@
 // Colour maps on 8-bit planar Y'CbCr without leaving the frame's layout (PlaneColorChain holds
 // the arithmetic and why it is the RGB route's): each luma pixel with its chroma sample goes to
 // R'G'B' in Float, through every map with a clamp to 0…255 after each, and back; Y' is rounded
-// per pixel, Cb and Cr are the mean over the pixels their sample covers. 8 chroma samples a
-// step: on 4:2:0 that is 16 pixels on each of two rows.
+// per pixel, Cb and Cr are made from the sum of R'G'B' over the pixels their sample covers. 8
+// chroma samples a step: on 4:2:0 that is 16 pixels on each of two rows, and each sample's
+// chroma part of R'G'B' is worked out once for its four pixels.
 #include "MediaGraphKernelsAVX2.h"
 
 #if defined(__x86_64__)
@@ -22,20 +23,20 @@ AVX2FMA static inline __m256 clamp255(__m256 v) {
     return _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(255.0f));
 }
 
-// 8 pixels: Y' out (unrounded) and the pixels' Cb and Cr before the mean (without offset).
-AVX2FMA static inline void pixels8(__m256 y, __m256 cb, __m256 cr, const float *decode, const float *maps, intptr_t mapCount,
-                                    const float *encode, __m256 *yOut, __m256 *cbOut, __m256 *crOut) {
-    __m256 r = clamp255(row3(decode, y, cb, cr));
-    __m256 g = clamp255(row3(decode + 4, y, cb, cr));
-    __m256 b = clamp255(row3(decode + 8, y, cb, cr));
+// 8 pixels from Y' and their samples' chroma terms of R', G', B' (`decodeTerms`): Y' out
+// (unrounded) and the pixels' R', G', B' after the maps (their sums make Cb and Cr).
+AVX2FMA static inline void pixels8(__m256 y, const __m256 *terms, const float *decode, const float *maps, intptr_t mapCount,
+                                    const float *encode, __m256 *yOut, __m256 *rgb) {
+    __m256 r = clamp255(_mm256_fmadd_ps(_mm256_broadcast_ss(decode), y, terms[0]));
+    __m256 g = clamp255(_mm256_fmadd_ps(_mm256_broadcast_ss(decode + 4), y, terms[1]));
+    __m256 b = clamp255(_mm256_fmadd_ps(_mm256_broadcast_ss(decode + 8), y, terms[2]));
     for (intptr_t k = 0; k < mapCount; k++) {
         const float *m = maps + 12 * k;
         __m256 r2 = clamp255(row3(m, r, g, b)), g2 = clamp255(row3(m + 4, r, g, b)), b2 = clamp255(row3(m + 8, r, g, b));
         r = r2; g = g2; b = b2;
     }
     *yOut = row3(encode, r, g, b);
-    *cbOut = row3(encode + 4, r, g, b);
-    *crOut = row3(encode + 8, r, g, b);
+    rgb[0] = r; rgb[1] = g; rgb[2] = b;
 }
 
 AVX2FMA static inline __m256 bytes8(const uint8_t *p) {
@@ -49,20 +50,19 @@ AVX2FMA static inline void store8(uint8_t *p, __m256 v) {
     _mm_storel_epi64((__m128i *)p, _mm_packus_epi16(w, w));
 }
 
-// One row of 16 pixels over 8 chroma samples (two pixels each): Y' stored, each sample's pair
-// sum of Cb and Cr returned in sample order.
-AVX2FMA static inline void pairRow(const uint8_t *yIn, uint8_t *yOut, __m256 cb, __m256 cr, const float *decode, const float *maps,
-                                   intptr_t mapCount, const float *encode, __m256 *cbSum, __m256 *crSum) {
-    const __m256i low = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), high = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
+// One row of 16 pixels over 8 chroma samples (two pixels each; `low` and `high` the samples'
+// terms spread over pixels 0–7 and 8–15): Y' stored, each sample's pair sum of R', G', B'
+// returned in sample order.
+AVX2FMA static inline void pairRow(const uint8_t *yIn, uint8_t *yOut, const __m256 *low, const __m256 *high, const float *decode,
+                                   const float *maps, intptr_t mapCount, const float *encode, __m256 *sums) {
     const __m256i order = _mm256_setr_epi32(0, 1, 4, 5, 2, 3, 6, 7);
-    __m256 y0, y1, b0, b1, r0, r1;
-    pixels8(bytes8(yIn), _mm256_permutevar8x32_ps(cb, low), _mm256_permutevar8x32_ps(cr, low), decode, maps, mapCount, encode, &y0, &b0, &r0);
-    pixels8(bytes8(yIn + 8), _mm256_permutevar8x32_ps(cb, high), _mm256_permutevar8x32_ps(cr, high), decode, maps, mapCount, encode, &y1, &b1, &r1);
+    __m256 y0, y1, a[3], b[3];
+    pixels8(bytes8(yIn), low, decode, maps, mapCount, encode, &y0, a);
+    pixels8(bytes8(yIn + 8), high, decode, maps, mapCount, encode, &y1, b);
     store8(yOut, y0);
     store8(yOut + 8, y1);
     // hadd gives samples 0, 1, 4, 5 | 2, 3, 6, 7
-    *cbSum = _mm256_permutevar8x32_ps(_mm256_hadd_ps(b0, b1), order);
-    *crSum = _mm256_permutevar8x32_ps(_mm256_hadd_ps(r0, r1), order);
+    for (int c = 0; c < 3; c++) sums[c] = _mm256_permutevar8x32_ps(_mm256_hadd_ps(a[c], b[c]), order);
 }
 
 AVX2FMA intptr_t mg_plane_color_chain_avx2(const uint8_t *y0In, const uint8_t *y1In, uint8_t *y0Out, uint8_t *y1Out,
@@ -71,27 +71,43 @@ AVX2FMA intptr_t mg_plane_color_chain_avx2(const uint8_t *y0In, const uint8_t *y
                                            intptr_t mapCount, const float *encode, float scale) {
     const __m256 scaleV = _mm256_set1_ps(scale);
     const __m256 cbOffset = _mm256_broadcast_ss(encode + 7), crOffset = _mm256_broadcast_ss(encode + 11);
-    // The chroma rows of `encode` carry their offset apart: it is added after the mean.
-    const float chromaEncode[12] = {encode[0], encode[1], encode[2], encode[3], encode[4], encode[5], encode[6], 0,
-                                    encode[8], encode[9], encode[10], 0};
+    // Cb and Cr from the summed R', G', B': their offset is added after the mean.
+    const float chromaEncode[8] = {encode[4], encode[5], encode[6], 0, encode[8], encode[9], encode[10], 0};
+    const __m256i lowLanes = _mm256_setr_epi32(0, 0, 1, 1, 2, 2, 3, 3), highLanes = _mm256_setr_epi32(4, 4, 5, 5, 6, 6, 7, 7);
     intptr_t x = 0;
     for (; x + 8 <= samples; x += 8) {
-        __m256 cb = bytes8(cbIn + x), cr = bytes8(crIn + x), cbTotal, crTotal;
+        __m256 cb = bytes8(cbIn + x), cr = bytes8(crIn + x);
+        // each sample's chroma part of R', G', B': (offset + c_Cb·Cb) + c_Cr·Cr, shared by its pixels
+        __m256 terms[3], total[3];
+        for (int c = 0; c < 3; c++) {
+            const float *d = decode + 4 * c;
+            terms[c] = _mm256_fmadd_ps(_mm256_broadcast_ss(d + 2), cr, _mm256_fmadd_ps(_mm256_broadcast_ss(d + 1), cb, _mm256_broadcast_ss(d + 3)));
+        }
         if (pairs) {
-            pairRow(y0In + 2 * x, y0Out + 2 * x, cb, cr, decode, maps, mapCount, chromaEncode, &cbTotal, &crTotal);
+            __m256 low[3], high[3];
+            for (int c = 0; c < 3; c++) {
+                low[c] = _mm256_permutevar8x32_ps(terms[c], lowLanes);
+                high[c] = _mm256_permutevar8x32_ps(terms[c], highLanes);
+            }
+            pairRow(y0In + 2 * x, y0Out + 2 * x, low, high, decode, maps, mapCount, encode, total);
             if (y1In) {
-                __m256 cbMore, crMore;
-                pairRow(y1In + 2 * x, y1Out + 2 * x, cb, cr, decode, maps, mapCount, chromaEncode, &cbMore, &crMore);
-                cbTotal = _mm256_add_ps(cbTotal, cbMore);
-                crTotal = _mm256_add_ps(crTotal, crMore);
+                __m256 more[3];
+                pairRow(y1In + 2 * x, y1Out + 2 * x, low, high, decode, maps, mapCount, encode, more);
+                for (int c = 0; c < 3; c++) total[c] = _mm256_add_ps(total[c], more[c]);
             }
         } else {
             __m256 y;
-            pixels8(bytes8(y0In + x), cb, cr, decode, maps, mapCount, chromaEncode, &y, &cbTotal, &crTotal);
+            pixels8(bytes8(y0In + x), terms, decode, maps, mapCount, encode, &y, total);
             store8(y0Out + x, y);
         }
-        store8(cbOut + x, _mm256_fmadd_ps(cbTotal, scaleV, cbOffset));
-        store8(crOut + x, _mm256_fmadd_ps(crTotal, scaleV, crOffset));
+        __m256 cbSum = _mm256_fmadd_ps(_mm256_broadcast_ss(chromaEncode), total[0], _mm256_setzero_ps());
+        cbSum = _mm256_fmadd_ps(_mm256_broadcast_ss(chromaEncode + 1), total[1], cbSum);
+        cbSum = _mm256_fmadd_ps(_mm256_broadcast_ss(chromaEncode + 2), total[2], cbSum);
+        __m256 crSum = _mm256_fmadd_ps(_mm256_broadcast_ss(chromaEncode + 4), total[0], _mm256_setzero_ps());
+        crSum = _mm256_fmadd_ps(_mm256_broadcast_ss(chromaEncode + 5), total[1], crSum);
+        crSum = _mm256_fmadd_ps(_mm256_broadcast_ss(chromaEncode + 6), total[2], crSum);
+        store8(cbOut + x, _mm256_fmadd_ps(cbSum, scaleV, cbOffset));
+        store8(crOut + x, _mm256_fmadd_ps(crSum, scaleV, crOffset));
     }
     return x;
 }

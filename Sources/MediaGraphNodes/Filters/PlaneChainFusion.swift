@@ -14,9 +14,9 @@ import MediaGraphKernels
 /// cheaper than its stretches apart — tables (one pass each) and maps that mix planes (one pass
 /// through R'G'B' each) — by relative costs per frame measured on 1080p yuv420p in a graph (AMD
 /// Zen 3, two threads, `rawsrc` → filters → `nullsink` net of no filter): to R'G'B' and back with
-/// the chroma means 1.0 (1.05 ms), each colour matrix 0.4 (0.40 ms), a table pass 0.1 (0.08 ms).
+/// the chroma means 1.0 (0.55 ms), each colour matrix 0.7 (0.40 ms), a table pass 0.1 (0.06 ms).
 enum PlaneChainFusion {
-    static let throughRGB = 1.0, perMatrix = 0.4, perTablePass = 0.1
+    static let throughRGB = 1.0, perMatrix = 0.7, perTablePass = 0.1
 
     /// The run's stretches of table stages and of plane-mixing stages, when it holds both and
     /// running them apart costs less than one pass through R'G'B'; nil otherwise.
