@@ -62,10 +62,12 @@ let package = Package(
         // GIF colour quantization (libimagequant) and animated WebP (libwebp's WebPAnimEncoder).
         .systemLibrary(name: "CImageQuant", pkgConfig: "imagequant", providers: [.apt(["libimagequant-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
+        // glyphs for drawtext (FreeType, as ffmpeg's drawtext) and font lookup by name (fontconfig).
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
         // codecs: thin Swift over libavformat (reading containers), libavcodec, libvpx,
-        // libswscale and libswresample.
+        // libswscale and libswresample (and FreeType/fontconfig for text).
         .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX",
-                                                         "CImageQuant", "CWebP"]),
+                                                         "CImageQuant", "CWebP", "CFreeType"]),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
         .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"]),
         // built-in nodes: adapters from the modules above to the node protocols.

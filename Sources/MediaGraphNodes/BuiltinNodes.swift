@@ -40,6 +40,7 @@ public enum BuiltinNodes {
         r.add(RotateNode.self)
         r.add(FrameRateNode.self)
         r.add(FadeNode.self)
+        r.add(DrawTextNode.self)
         r.add(DeinterlaceNode.self)
         r.addAdapter(RotateNode.adapter)
         r.add(FlipNode.self)
