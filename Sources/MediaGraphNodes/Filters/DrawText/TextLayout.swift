@@ -4,17 +4,21 @@ import MediaGraphCodecs
 final class GlyphCache {
     let face: FontFace
     private var glyphs: [UInt32: RenderedGlyph] = [:]
-    /// More distinct characters than any text needs; a template that keeps inventing new ones
-    /// (a clock in a script with thousands of digits) starts over rather than grow without end.
-    static let limit = 4096
+    private var bytes = 0
+    /// Coverage bytes kept at most: thousands of distinct characters at a large size (a text file
+    /// of CJK at 1000 pixels) would otherwise hold gigabytes. Past it the cache starts over; a
+    /// glyph dropped mid-frame is rendered again, so memory stays bounded and the text right.
+    static let byteLimit = 64 << 20
 
     init(face: FontFace) { self.face = face }
 
     func glyph(_ code: UInt32) throws -> RenderedGlyph {
         if let g = glyphs[code] { return g }
-        if glyphs.count >= Self.limit { glyphs.removeAll(keepingCapacity: true) }
         let g = try face.glyph(code)
+        let size = g.bitmap.coverage.count + (g.border?.coverage.count ?? 0) + 64
+        if bytes + size > Self.byteLimit { glyphs.removeAll(keepingCapacity: true); bytes = 0 }
         glyphs[code] = g
+        bytes += size
         return g
     }
 }
