@@ -70,10 +70,12 @@ let package = Package(
                                                          "CImageQuant", "CWebP", "CFreeType"]),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
         .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"]),
+        // matroska: Matroska/WebM writer beside mp4 (shares its avcC/hvcC records), pure Swift, knows nothing of graphs.
+        .target(name: "MediaGraphMatroska", dependencies: ["MediaGraphCore", "MediaGraphMP4"]),
         // built-in nodes: adapters from the modules above to the node protocols.
         .target(name: "MediaGraphNodes",
                 dependencies: ["MediaGraphCore", "MediaGraphKernels", "MediaGraphShader",
-                               "MediaGraphCodecs", "MediaGraphMP4"]),
+                               "MediaGraphCodecs", "MediaGraphMP4", "MediaGraphMatroska"]),
         // plugins: the C plugin interface (header only), the loader (C plugins and frei0r), the
         // Swift kit for writing plugins, and the example plugin.
         .target(name: "CMediaGraphPlugin"),

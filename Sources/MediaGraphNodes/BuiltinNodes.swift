@@ -68,6 +68,7 @@ public enum BuiltinNodes {
         r.add(MP3EncoderNode.self)
         // containers and elementary streams
         r.add(MP4Sink.self)
+        r.add(MatroskaSink.self)
         r.add(H264Sink.self)
         r.add(HEVCSink.self)
         r.add(IVFSink.self)

@@ -1,0 +1,135 @@
+import MediaGraphCore
+import MediaGraphMatroska
+
+/// `matroska`: the Matroska/WebM muxer as a sink. The path's extension picks the doc type, as
+/// ffmpeg picks its muxer: `.webm` writes WebM (VP8, VP9, Opus only: another codec is a
+/// validation error that says so and suggests .mkv), anything else Matroska. Inputs `video`,
+/// `video1`, … and `audio`, `audio1`, …, read in decode-time order like `mp4`'s.
+public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
+    public static let typeInfo = NodeTypeInfo(
+        name: "matroska", doc: "Writes a Matroska (.mkv) or, for a .webm path, WebM file: VP8, VP9, H.264, HEVC, Opus and AAC tracks (WebM: VP8, VP9 and Opus) with their colour, aspect, language and frame rate, clusters that start at key frames and cues for seeking; appears at its path only when complete.",
+        category: .sink,
+        inputs: [PortSpec("video", .encodedVideo([.vp8, .vp9, .h264, .hevc]), doc: "a video track", repeatable: true, optional: true),
+                 PortSpec("audio", .encodedAudio([.opus, .aac]), doc: "an audio track", repeatable: true, optional: true)],
+        params: ParamSpec.list(pathParam, endParam))
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file: .webm writes WebM (VP8, VP9, Opus), any other name Matroska")
+    static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
+                                         doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
+
+    let path: String
+    let docType: MatroskaDocType
+    let end: SyncEnd
+    var names: [String]
+    var descriptions: [MatroskaTrackDescription] = []
+    var muxer: MatroskaMuxer?
+    var tracks: [MatroskaTrackID] = []
+    /// Last dts seen per input (seconds), to read inputs in decode order.
+    var lastDTS: [Double] = []
+    var ended: [Bool] = []
+    var packets: [Int] = []
+    var shortest = ShortestCut(inputs: 0)
+
+    public init(setup: NodeSetup) throws {
+        path = setup.params[Self.pathParam]
+        docType = MP4Sink.fileExtension(path) == "webm" ? .webm : .matroska
+        end = setup.params[Self.endParam]
+        names = setup.connectedInputs
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        names = inputs.map(\.port)
+        descriptions = []
+        for i in inputs {
+            guard let d = MatroskaTrackDescription(format: i.format) else {
+                throw NodeFailure("input '\(i.port)': expected encoded video or audio, found \(i.format)")
+            }
+            if docType == .webm && !MatroskaCodecs.webm.contains(d.codec) {
+                throw NodeFailure("input '\(i.port)': \(d.codec) cannot go into WebM ('\(path)'), which holds VP8, VP9 and Opus; name the file .mkv to write Matroska, or encode with vp9/opus")
+            }
+            descriptions.append(d)
+        }
+        lastDTS = Array(repeating: -.infinity, count: inputs.count)
+        ended = Array(repeating: false, count: inputs.count)
+        packets = Array(repeating: 0, count: inputs.count)
+        shortest = ShortestCut(inputs: inputs.count)
+        return []
+    }
+
+    public func start() throws {
+        try OutputDirectory.prepare(for: path)
+        let m = try MatroskaMuxer(path: path, docType: docType)
+        for d in descriptions { tracks.append(try m.addTrack(d)) }
+        muxer = m
+    }
+
+    /// As `mp4`: strictly in decode order only with `end: shortest`.
+    public var waitsForPreferredInput: Bool { end == .shortest }
+
+    /// The input whose last packet is earliest in decode time (an input without packets first).
+    public func preferredInput() -> Int? {
+        var best: Int?
+        for k in 0..<lastDTS.count where !ended[k] {
+            if best == nil || lastDTS[k] < lastDTS[best!] { best = k }
+        }
+        return best
+    }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        guard let muxer else { return }
+        let number = packets[input]
+        packets[input] += 1
+        guard buffer.pts != SampleBuffer.noTime else { throw NodeFailure("input '\(names[input])': packet \(number) has no pts") }
+        let dts = buffer.dts == SampleBuffer.noTime ? buffer.pts : buffer.dts
+        // packets in the time base the track was added with (an encoder's or a file's stream's)
+        let tb = buffer.timeBase, trackTB = descriptions[input].timeBase
+        func ticks(_ v: Int64, _ what: String) throws -> Int64 {
+            if tb == trackTB { return v }
+            let (n, o1) = tb.num.multipliedReportingOverflow(by: trackTB.den)
+            let (d, o2) = tb.den.multipliedReportingOverflow(by: trackTB.num)
+            guard !o1, !o2, let num = MediaTime.rescale(v, timeBase: Rational(n, d), to: 1) else {
+                throw NodeFailure("input '\(names[input])': packet \(number): \(what) \(v) in time base \(tb) does not fit the track's \(trackTB)")
+            }
+            return num
+        }
+        if end == .shortest {
+            let seconds = tb.doubleValue
+            guard shortest.keeps(input: input, dts: Double(dts) * seconds,
+                                 end: Double(buffer.pts &+ max(0, buffer.duration)) * seconds) else {
+                try inputEnded(input)
+                return
+            }
+        }
+        let packet = MatroskaPacket(data: buffer.packetBytes, pts: try ticks(buffer.pts, "pts"), dts: try ticks(dts, "dts"),
+                                    duration: try ticks(max(0, buffer.duration), "duration"),
+                                    isKeyFrame: buffer.flags.contains(.keyFrame),
+                                    discardPadding: try ticks(buffer.discardPadding, "discard padding"),
+                                    configuration: buffer.codecConfiguration)
+        lastDTS[input] = Double(dts) * tb.doubleValue
+        do { try muxer.append(packet, to: tracks[input]) } catch { throw NodeFailure("input '\(names[input])': \(error)") }
+    }
+
+    public func inputEnded(_ input: Int) throws {
+        guard !ended[input] else { return }
+        ended[input] = true
+        try muxer?.finishTrack(tracks[input])
+        guard end == .shortest, let muxer, shortest.ended(input), let cut = shortest.cut else { return }
+        // inputs read ahead of the cut (from one file, all streams end together at its end)
+        for k in tracks.indices where !ended[k] {
+            shortest.noteLeftOut(muxer.dropQueued(fromSeconds: cut.seconds, in: tracks[k]), input: k)
+        }
+    }
+
+    /// With `end: shortest`, once an input has ended and every other one has reached that time.
+    public var hasEnded: Bool { shortest.cut != nil && !ended.contains(false) }
+    public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { end.outputEnds(whenInputsEnd: inputsEnd) }
+
+    public var runNotes: [String] {
+        guard let cut = shortest.cut else { return [] }
+        let others = shortest.leftOut.enumerated().filter { $0.element > 0 }.map { "\($0.element) of '\(names[$0.offset])'" }
+        return ["end: shortest: the file ends at \(TimeValue.clock(Rational(Int64((cut.seconds * 1e6).rounded()), 1_000_000))), where input '\(names[cut.input])' ended"
+                + (others.isEmpty ? "" : "; packets left out after it: " + others.joined(separator: ", "))]
+    }
+
+    public func finish(output: NodeOutput) throws { try muxer?.finish() }
+    public func abort() { muxer?.cancel() }
+}
