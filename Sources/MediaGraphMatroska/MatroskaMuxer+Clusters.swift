@@ -83,7 +83,8 @@ extension MatroskaMuxer {
         try file.write(header.bytes)
         if converted { try file.write(payload) } else { try file.write(p.data) }
         if !trailer.isEmpty { try file.write(trailer) }
-        endTime = max(endTime, time + p.duration)
+        // the presentation end: Opus's codec delay is not part of the time a reader shows
+        endTime = max(endTime, p.pts + p.duration)
     }
 
     private func appendBlockFields(track: Int, offset: Int16, flags: UInt8) {

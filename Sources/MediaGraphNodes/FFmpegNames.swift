@@ -42,8 +42,8 @@ enum FFmpegNames {
         h["trim"] = "cut with the \"start\" and \"end\" params of 'filesrc'"
         h["atrim"] = h["trim"]
         h["thumbnail"] = "pictures of a file come from `mediagraph thumbnails`, or the 'snapshot' sink in a graph"
-        for n in ["webm", "matroska", "mkv"] {
-            h[n] = "there is no WebM or Matroska muxer: 'mp4' carries VP8, VP9 and Opus"
+        for n in ["webm", "mkv"] {
+            h[n] = "ffmpeg's \(n) muxer is 'matroska' here: a .webm path writes WebM, any other name Matroska"
         }
         for n in ["boxblur", "gblur", "avgblur"] { h[n] = "blurs are 'frei0r.IIRblur' and 'frei0r.squareblur', or a 'shader'" }
         h["unsharp"] = "sharpening is 'frei0r.sharpness', or a 'shader'"

@@ -90,7 +90,8 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     public var validationWarnings: [String] {
         let ext = Self.fileExtension(path)
         guard Self.otherContainers.contains(ext) else { return [] }
-        return ["'\(path)' will be an MP4 file whatever its name: the mp4 sink writes only MP4 (name it .mp4; MediaGraph writes no .\(ext))"]
+        let instead = ["webm", "mkv", "mka"].contains(ext) ? "the 'matroska' sink writes .\(ext)" : "MediaGraph writes no .\(ext)"
+        return ["'\(path)' will be an MP4 file whatever its name: the mp4 sink writes only MP4 (name it .mp4; \(instead))"]
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
