@@ -17,6 +17,7 @@ import Testing
         "decode-h264-sepia-mp4.json": ["testsrc-invert-h264.json"],
         "remux-vp9-aac.json": ["testsrc-vp9-ivf.json", "sine-aac-adts.json"],
         "filesrc-remux.json": ["demo.json"],
+        "filesrc-remux-mkv.json": ["demo.json"],
         "filesrc-sepia-mp4.json": ["demo.json"],
         "filesrc-trim-mp4.json": ["demo.json"],
         "filesrc-fps-mp4.json": ["demo.json"],
