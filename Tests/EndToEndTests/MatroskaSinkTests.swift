@@ -253,6 +253,10 @@ import Testing
             #expect(r.stderr.contains(message), "\(r.stderr)")
         }
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []) == ["g.json"])
+        // the name of another container: written anyway as Matroska, with a warning
+        let named = try CLI.mediagraph(["validate", g, "--set", "mux.path=\(dir)/out.mp4"])
+        #expect(named.status == 0, "\(named.stderr)")
+        #expect(named.stderr.contains("warning: node 'mux' (matroska): '\(dir)/out.mp4' will be a Matroska file whatever its name"), "\(named.stderr)")
     }
 
     /// A read-only directory and a full disk: exit 1, the node, the path and the reason, and no

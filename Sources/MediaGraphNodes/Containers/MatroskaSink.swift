@@ -36,6 +36,16 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         names = setup.connectedInputs
     }
 
+    /// Names of other containers: the file is Matroska whatever its name, where ffmpeg would
+    /// pick the container by it.
+    static let otherContainers: Set<String> = ["mp4", "m4a", "m4v", "mov", "avi", "ts", "m2ts", "flv", "ogg", "ogv", "ivf", "mp3", "aac", "wav"]
+
+    public var validationWarnings: [String] {
+        let ext = MP4Sink.fileExtension(path)
+        guard Self.otherContainers.contains(ext) else { return [] }
+        return ["'\(path)' will be a Matroska file whatever its name: the matroska sink writes .mkv, or WebM for .webm (name it .mkv)"]
+    }
+
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         names = inputs.map(\.port)
         descriptions = []
