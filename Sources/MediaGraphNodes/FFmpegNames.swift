@@ -45,8 +45,10 @@ enum FFmpegNames {
         for n in ["webm", "mkv"] {
             h[n] = "ffmpeg's \(n) muxer is 'matroska' here: a .webm path writes WebM, any other name Matroska"
         }
-        for n in ["boxblur", "gblur", "avgblur"] { h[n] = "blurs are 'frei0r.IIRblur' and 'frei0r.squareblur', or a 'shader'" }
-        h["unsharp"] = "sharpening is 'frei0r.sharpness', or a 'shader'"
+        for n in ["boxblur", "gblur", "avgblur", "smartblur"] {
+            h[n] = "blur with 'unsharp' and a negative amount (ffmpeg's unsharp), 'frei0r.IIRblur' or 'frei0r.squareblur', or a 'shader'"
+        }
+        h["sharpen"] = "sharpening is 'unsharp' (ffmpeg's unsharp filter)"
         return h
     }()
 

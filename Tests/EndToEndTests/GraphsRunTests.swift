@@ -23,6 +23,7 @@ import Testing
         "filesrc-fps-mp4.json": ["demo.json"],
         "filesrc-fade-mp4.json": ["demo.json"],
         "filesrc-drawtext-mp4.json": ["demo.json"],
+        "filesrc-unsharp-mp4.json": ["demo.json"],
         "filesrc-deinterlace-mp4.json": ["demo.json"],
         "filesrc-pad-mp4.json": ["demo.json"],
         "image-sequence-to-mp4.json": ["image-sequence.json"],

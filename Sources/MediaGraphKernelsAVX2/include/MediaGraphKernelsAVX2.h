@@ -158,4 +158,16 @@ intptr_t mg_byte_tables_row_avx512(const void *s, void *d, intptr_t bytes, const
                                    bool oneTable, bool keepFourth)
     __attribute__((swift_name("byteTablesRowAVX512(_:_:bytes:tables:oneTable:keepFourth:)")));
 
+/// unsharp's horizontal binomial sums for blurs up to 5x5 (16-bit sums): out[x] = Σ k[t]·row[x+t]
+/// for t < taps, 16 at a time. Returns the count done (a multiple of 16); the caller does the rest.
+intptr_t mg_unsharp_hsum16_avx2(const uint8_t *row, uint16_t *out, intptr_t n, const uint16_t *k, intptr_t taps)
+    __attribute__((swift_name("unsharpHorizontalSumsAVX2(_:_:_:_:_:)")));
+
+/// unsharp's vertical sums of `taps` rows of horizontal sums and the mask on one row:
+/// d[x] = clip(s[x] + ((s[x] − ((Σ k[t]·rows[t][x] + half) >> shift))·amount >> 16)). Returns the
+/// count done (a multiple of 16). `s` and `d` may be the same row.
+intptr_t mg_unsharp_mask16_avx2(const uint16_t *const *rows, intptr_t taps, const uint16_t *k, const uint8_t *s,
+                                uint8_t *d, intptr_t n, int32_t amount, int32_t shift)
+    __attribute__((swift_name("unsharpMaskRowAVX2(_:_:_:_:_:_:_:_:)")));
+
 #endif
