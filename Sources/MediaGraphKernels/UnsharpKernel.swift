@@ -86,6 +86,10 @@ public struct UnsharpKernel: Sendable {
                         done = o.withMemoryRebound(to: UInt16.self, capacity: inner) { o16 in
                             k.withMemoryRebound(to: UInt16.self) { unsharpHorizontalSumsAVX2(row, o16, inner, $0.baseAddress!, 2 * rx + 1) }
                         }
+                    } else if avx2, T.self == UInt32.self {
+                        done = o.withMemoryRebound(to: UInt32.self, capacity: inner) { o32 in
+                            k.withMemoryRebound(to: UInt32.self) { unsharpHorizontalSums32AVX2(row, o32, inner, $0.baseAddress!, 2 * rx + 1) }
+                        }
                     }
                     let k0 = k[0]
                     for x in done..<inner { o[x] = k0 &* T(row[x]) }
@@ -104,14 +108,20 @@ public struct UnsharpKernel: Sendable {
                     for y in band {
                         let inRow = src + y * ss, outRow = dst + y * ds
                         var done = 0
-                        if avx2, T.self == UInt16.self {
+                        if avx2 {
                             // the rows of horizontal sums this output row reads, edges repeated
-                            done = withUnsafeTemporaryAllocation(of: UnsafePointer<UInt16>?.self, capacity: 2 * ry + 1) { rows in
-                                for t in 0...(2 * ry) {
-                                    rows[t] = UnsafeRawPointer(scratch + min(max(y + t - ry, 0), h - 1) * w).assumingMemoryBound(to: UInt16.self)
+                            done = withUnsafeTemporaryAllocation(of: UnsafeRawPointer?.self, capacity: 2 * ry + 1) { rows in
+                                for t in 0...(2 * ry) { rows[t] = UnsafeRawPointer(scratch + min(max(y + t - ry, 0), h - 1) * w) }
+                                let taps = 2 * ry + 1, raw = UnsafeRawPointer(rows.baseAddress!)
+                                if T.self == UInt16.self {
+                                    return k.withMemoryRebound(to: UInt16.self) {
+                                        unsharpMaskRowAVX2(raw.assumingMemoryBound(to: UnsafePointer<UInt16>?.self), taps, $0.baseAddress!,
+                                                           inRow, outRow, w, amount, Int32(scalebits))
+                                    }
                                 }
-                                return k.withMemoryRebound(to: UInt16.self) {
-                                    unsharpMaskRowAVX2(rows.baseAddress!, 2 * ry + 1, $0.baseAddress!, inRow, outRow, w, amount, Int32(scalebits))
+                                return k.withMemoryRebound(to: UInt32.self) {
+                                    unsharpMaskRow32AVX2(raw.assumingMemoryBound(to: UnsafePointer<UInt32>?.self), taps, $0.baseAddress!,
+                                                         inRow, outRow, w, amount, Int32(scalebits))
                                 }
                             }
                         }

@@ -170,4 +170,11 @@ intptr_t mg_unsharp_mask16_avx2(const uint16_t *const *rows, intptr_t taps, cons
                                 uint8_t *d, intptr_t n, int32_t amount, int32_t shift)
     __attribute__((swift_name("unsharpMaskRowAVX2(_:_:_:_:_:_:_:_:)")));
 
+/// The same two loops with 32-bit sums (blurs larger than 5x5), 8 and 16 samples a step.
+intptr_t mg_unsharp_hsum32_avx2(const uint8_t *row, uint32_t *out, intptr_t n, const uint32_t *k, intptr_t taps)
+    __attribute__((swift_name("unsharpHorizontalSums32AVX2(_:_:_:_:_:)")));
+intptr_t mg_unsharp_mask32_avx2(const uint32_t *const *rows, intptr_t taps, const uint32_t *k, const uint8_t *s,
+                                uint8_t *d, intptr_t n, int32_t amount, int32_t shift)
+    __attribute__((swift_name("unsharpMaskRow32AVX2(_:_:_:_:_:_:_:_:)")));
+
 #endif
