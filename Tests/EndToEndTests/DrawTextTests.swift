@@ -84,6 +84,61 @@ import Testing
         #expect(ours != nil && ours == theirs)
     }
 
+    /// Kerning is FreeType's by glyph index: the pen positions come from FreeType itself through
+    /// Python's ctypes (FT_Get_Char_Index, FT_Get_Kerning, the slot's advance), and ffmpeg draws
+    /// each character alone at its position, baselines aligned with `y=40-ascent`; our whole text
+    /// must give those bytes (ffmpeg 5.1's own kerning looks glyphs up by character code).
+    @Test func kerningIsFreeTypesByGlyphIndex() throws {
+        let dir = CLI.tempDir()
+        let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", text = "AVWa To", x0 = 7
+        let script = """
+            import ctypes, sys
+            ft = ctypes.CDLL("libfreetype.so.6")
+            lib = ctypes.c_void_p(); assert ft.FT_Init_FreeType(ctypes.byref(lib)) == 0
+            face = ctypes.c_void_p(); assert ft.FT_New_Face(lib, sys.argv[1].encode(), 0, ctypes.byref(face)) == 0
+            assert ft.FT_Set_Pixel_Sizes(face, 0, int(sys.argv[2])) == 0
+            class Vec(ctypes.Structure): _fields_ = [("x", ctypes.c_long), ("y", ctypes.c_long)]
+            ft.FT_Get_Char_Index.restype = ctypes.c_uint
+            pen, prev, out, kerned = 0, None, [], 0
+            for ch in sys.argv[3]:
+                idx = ft.FT_Get_Char_Index(face, ctypes.c_ulong(ord(ch)))
+                if prev is not None:
+                    v = Vec(); ft.FT_Get_Kerning(face, prev, idx, 0, ctypes.byref(v)); pen += v.x >> 6; kerned += abs(v.x >> 6)
+                out.append(pen)
+                assert ft.FT_Load_Char(face, ctypes.c_ulong(ord(ch)), 0) == 0
+                slot = ctypes.cast(face, ctypes.POINTER(ctypes.c_void_p))[19]       # FT_FaceRec.glyph
+                pen += ctypes.cast(slot, ctypes.POINTER(ctypes.c_long))[16] >> 6   # FT_GlyphSlotRec.advance.x
+                prev = idx
+            print(" ".join(map(str, out + [kerned])))
+            """
+        try script.write(toFile: dir + "/kern.py", atomically: true, encoding: .utf8)
+        let k = try CLI.run("python3", [dir + "/kern.py", font, "24", text])
+        #expect(k.status == 0, "\(k.stderr)")
+        var pens = String(decoding: k.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        try #require(pens.count == text.count + 1)
+        let kerned = pens.removeLast()
+        #expect(kerned > 0, "no kerned pair in '\(text)': the test would not test kerning")
+        let r0 = try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=0.12", "-pix_fmt", "yuv420p",
+                                        "-f", "rawvideo", dir + "/in.raw"])
+        #expect(r0.status == 0, "\(r0.stderr)")
+        let g = CLI.writeGraph(#"""
+            { "nodes": { "src": { "type": "rawsrc", "params": { "path": "in.raw", "width": 160, "height": 90, "format": "yuv420p", "rate": 25 } },
+                         "t": { "type": "drawtext", "params": { "text": "\#(text)", "font-file": "\#(font)", "size": 24, "color": "white", "x": \#(x0), "y": "40-ascent" } },
+                         "o": { "type": "rawsink", "params": { "path": "ours.raw" } } },
+              "chains": [["src", "t", "o"]] }
+            """#, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        let chain = zip(text, pens).filter { $0.0 != " " }.map {
+            "drawtext=fontfile=\(font):fontsize=24:fontcolor=white:text='\($0.0)':x=\(x0 + $0.1):y=40-ascent"
+        }.joined(separator: ",")
+        let f = try CLI.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "160x90", "-r", "25", "-i", dir + "/in.raw",
+                                       "-vf", chain, "-f", "rawvideo", dir + "/theirs.raw"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let ours = FileManager.default.contents(atPath: dir + "/ours.raw"), theirs = FileManager.default.contents(atPath: dir + "/theirs.raw")
+        #expect(ours != nil && ours == theirs)
+    }
+
     /// On YUV frames the colour is the frame's own: Y'CbCr of the colour by the frame's matrix
     /// and range (the formula written out here), where ffmpeg 5.1 always uses BT.601 limited.
     @Test(arguments: [("bt709", "limited"), ("bt709", "full"), ("bt2020nc", "limited"), ("bt601", "full")])
