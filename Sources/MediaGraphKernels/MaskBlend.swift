@@ -6,6 +6,9 @@ import MediaGraphCore
 public struct BlendColor: Sendable, Equatable {
     /// Per plane (YUV) or per byte of the pixel (packed): the value written where fully covered.
     public var values: [UInt8]
+    /// The same for 10-bit planes: each value computed at that depth (the exact value in 8-bit
+    /// units × 1023/255, rounded), as ffmpeg 5.1 computes it, not the 8-bit one shifted.
+    public var deepValues: [UInt16]
     /// Byte offsets of the colour components inside a packed pixel (empty for planar formats).
     public var packedOffsets: [Int]
     /// Opacity 0…255.
@@ -16,21 +19,24 @@ public struct BlendColor: Sendable, Equatable {
         let r = Double(color.red), g = Double(color.green), b = Double(color.blue)
         switch format.pixelFormat {
         case .rgba:
-            values = [color.red, color.green, color.blue]; packedOffsets = [0, 1, 2]
+            values = [color.red, color.green, color.blue]; packedOffsets = [0, 1, 2]; deepValues = []
         case .bgra:
-            values = [color.red, color.green, color.blue]; packedOffsets = [2, 1, 0]
+            values = [color.red, color.green, color.blue]; packedOffsets = [2, 1, 0]; deepValues = []
         default:
             let c = OverlayColor(format)
-            func byte(_ v: Double) -> UInt8 { UInt8(max(0, min(255, v.rounded(.toNearestOrAwayFromZero)))) }
             let rgb = SIMD3(r, g, b)
-            let y = byte(c.lumaOffset + (c.y * rgb).sum())
-            values = format.pixelFormat == .gray ? [y] : [y, byte(128 + (c.cb * rgb).sum()), byte(128 + (c.cr * rgb).sum())]
+            // in 8-bit units, unrounded
+            var exact = [c.lumaOffset + (c.y * rgb).sum(), 128 + (c.cb * rgb).sum(), 128 + (c.cr * rgb).sum()]
+            if format.pixelFormat == .gray { exact = [exact[0]] }
+            let top = Double((1 << format.pixelFormat.bitDepth) - 1)
+            values = exact.map { UInt8(max(0, min(255, $0.rounded(.toNearestOrAwayFromZero)))) }
+            deepValues = exact.map { UInt16(max(0, min(top, ($0 * top / 255).rounded(.toNearestOrAwayFromZero)))) }
             packedOffsets = []
         }
     }
 }
 
-/// Blends a colour through an 8-bit coverage mask, or over a rectangle, into 8-bit frames with
+/// Blends a colour through an 8-bit coverage mask, or over a rectangle, into 8- and 10-bit frames with
 /// ffmpeg 5.1's arithmetic (libavfilter's drawutils, which drawtext uses), so text drawn here has
 /// ffmpeg's bytes: each destination sample moves toward the colour by coverage × alpha in 24-bit
 /// fixed point; a subsampled chroma sample takes the sum of the coverage of the luma pixels it
@@ -47,22 +53,26 @@ public enum MaskBlend {
         let (y0, h, ym0) = clip(y, height, to: planes.height)
         guard w > 0, h > 0 else { return }
         let mask = mask + ym0 * maskStride
-        let alpha = (0x10307 &* UInt32(color.alpha) &+ 3) >> 8
+        let deep = planes.format.bitDepth > 8
+        // ffmpeg: alpha·mask stays within its fixed-point one (2^24 for 8 bits, 2^16 above)
+        let alpha = deep ? (0x101 &* UInt32(color.alpha) &+ 2) >> 8 : (0x10307 &* UInt32(color.alpha) &+ 3) >> 8
+        let arithmetic = deep ? Arithmetic.sixteen : Arithmetic.eight
         forEachComponent(color, planes) { p0, step, stride, value, hsub, vsub in
             let xb = subsampling(hsub, x0, w), yb = subsampling(vsub, y0, h)
             var p = p0 + (y0 >> vsub) * stride + (x0 >> hsub) * step
             var m = mask
+            let src = UInt32(value)
             func line(_ band: Int) {
                 var d = p, xm = xm0
                 if xb.left > 0 {
-                    pixel(d, value, alpha, m, maskStride, xb.left, band, hsub + vsub, xm)
+                    arithmetic.pixel(d, src, alpha, m, maskStride, xb.left, band, hsub + vsub, xm)
                     d += step; xm += xb.left
                 }
                 for _ in 0..<xb.count {
-                    pixel(d, value, alpha, m, maskStride, 1 << hsub, band, hsub + vsub, xm)
+                    arithmetic.pixel(d, src, alpha, m, maskStride, 1 << hsub, band, hsub + vsub, xm)
                     d += step; xm += 1 << hsub
                 }
-                if xb.right > 0 { pixel(d, value, alpha, m, maskStride, xb.right, band, hsub + vsub, xm) }
+                if xb.right > 0 { arithmetic.pixel(d, src, alpha, m, maskStride, xb.right, band, hsub + vsub, xm) }
             }
             if yb.left > 0 { line(yb.left); p += stride; m += yb.left * maskStride }
             for _ in 0..<yb.count { line(1 << vsub); p += stride; m += maskStride << vsub }
@@ -78,26 +88,18 @@ public enum MaskBlend {
         let (x0, w, _) = clip(x, width, to: planes.width)
         let (y0, h, _) = clip(y, height, to: planes.height)
         guard w > 0, h > 0 else { return }
-        let alpha = 0x10203 &* UInt32(color.alpha) &+ 2
+        let deep = planes.format.bitDepth > 8
+        let alpha = deep ? 0x101 &* UInt32(color.alpha) &+ 2 : 0x10203 &* UInt32(color.alpha) &+ 2
+        let arithmetic = deep ? Arithmetic.sixteen : Arithmetic.eight
         forEachComponent(color, planes) { p0, step, stride, value, hsub, vsub in
             let xb = subsampling(hsub, x0, w), yb = subsampling(vsub, y0, h)
             var p = p0 + (y0 >> vsub) * stride + (x0 >> hsub) * step
+            let src = UInt32(value)
             func line(_ a: UInt32) {
                 var d = p
-                let src = UInt32(value), asrc = a &* src, tau = 0x1010101 &- a
-                if xb.left > 0 {
-                    let s = (UInt32(xb.left) &* a) >> UInt32(hsub)
-                    d.pointee = UInt8(truncatingIfNeeded: (UInt32(d.pointee) &* (0x1010101 &- s) &+ src &* s) >> 24)
-                    d += step
-                }
-                for _ in 0..<xb.count {
-                    d.pointee = UInt8(truncatingIfNeeded: (UInt32(d.pointee) &* tau &+ asrc) >> 24)
-                    d += step
-                }
-                if xb.right > 0 {
-                    let s = (UInt32(xb.right) &* a) >> UInt32(hsub)
-                    d.pointee = UInt8(truncatingIfNeeded: (UInt32(d.pointee) &* (0x1010101 &- s) &+ src &* s) >> 24)
-                }
+                if xb.left > 0 { arithmetic.mix(d, src, (UInt32(xb.left) &* a) >> UInt32(hsub)); d += step }
+                for _ in 0..<xb.count { arithmetic.mix(d, src, a); d += step }
+                if xb.right > 0 { arithmetic.mix(d, src, (UInt32(xb.right) &* a) >> UInt32(hsub)) }
             }
             if yb.left > 0 { line(alpha >> 1); p += stride }
             for _ in 0..<yb.count { line(alpha); p += stride }
@@ -105,19 +107,38 @@ public enum MaskBlend {
         }
     }
 
-    /// One destination sample: the mask summed over its `w` × `h` block from column `xm`,
-    /// shifted down by the block's log2 size, times alpha.
-    @inline(__always)
-    static func pixel(_ d: UnsafeMutablePointer<UInt8>, _ value: UInt8, _ alpha: UInt32, _ mask: UnsafePointer<UInt8>,
-                      _ stride: Int, _ w: Int, _ h: Int, _ shift: Int, _ xm: Int) {
-        var t: UInt32 = 0
-        var row = mask + xm
-        for _ in 0..<h {
-            for i in 0..<w { t &+= UInt32(row[i]) }
-            row += stride
+    /// ffmpeg's two fixed-point forms: 8-bit samples mix in units of 2^24 (one = 0x1010101),
+    /// deeper ones, stored in 16 bits, in units of 2^16 (one = 0x10001).
+    enum Arithmetic {
+        case eight, sixteen
+
+
+        /// d = (d·(one − a) + src·a) / one, truncated.
+        @inline(__always)
+        func mix(_ d: UnsafeMutablePointer<UInt8>, _ src: UInt32, _ a: UInt32) {
+            switch self {
+            case .eight:
+                d.pointee = UInt8(truncatingIfNeeded: (UInt32(d.pointee) &* (0x1010101 &- a) &+ src &* a) >> 24)
+            case .sixteen:
+                let raw = UnsafeMutableRawPointer(d)
+                let v = UInt32(UInt16(littleEndian: raw.loadUnaligned(as: UInt16.self)))
+                raw.storeBytes(of: UInt16(truncatingIfNeeded: (v &* (0x10001 &- a) &+ src &* a) >> 16).littleEndian, as: UInt16.self)
+            }
         }
-        let a = (t >> UInt32(shift)) &* alpha
-        d.pointee = UInt8(truncatingIfNeeded: ((0x1010101 &- a) &* UInt32(d.pointee) &+ a &* UInt32(value)) >> 24)
+
+        /// One destination sample: the mask summed over its `w` × `h` block from column `xm`,
+        /// shifted down by the block's log2 size, times alpha.
+        @inline(__always)
+        func pixel(_ d: UnsafeMutablePointer<UInt8>, _ src: UInt32, _ alpha: UInt32, _ mask: UnsafePointer<UInt8>,
+                   _ stride: Int, _ w: Int, _ h: Int, _ shift: Int, _ xm: Int) {
+            var t: UInt32 = 0
+            var row = mask + xm
+            for _ in 0..<h {
+                for i in 0..<w { t &+= UInt32(row[i]) }
+                row += stride
+            }
+            mix(d, src, (t >> UInt32(shift)) &* alpha)
+        }
     }
 
     /// [x, x + w) clipped to [0, limit): the new start and width, and how much was cut at the start.
@@ -138,18 +159,19 @@ public enum MaskBlend {
     }
 
     /// Runs `body` once per colour component: its plane's first byte (offset to the component),
-    /// pixel step, stride, value and the plane's subsampling.
+    /// pixel step, stride, value at the plane's depth and the plane's subsampling.
     static func forEachComponent(_ color: BlendColor, _ planes: FramePlanes,
-                                 _ body: (UnsafeMutablePointer<UInt8>, Int, Int, UInt8, Int, Int) -> Void) {
+                                 _ body: (UnsafeMutablePointer<UInt8>, Int, Int, UInt16, Int, Int) -> Void) {
         if !color.packedOffsets.isEmpty {
             for (i, offset) in color.packedOffsets.enumerated() {
-                body(planes.data(0) + offset, 4, planes.stride(0), color.values[i], 0, 0)
+                body(planes.data(0) + offset, 4, planes.stride(0), UInt16(color.values[i]), 0, 0)
             }
             return
         }
-        let shift = planes.format.chromaShift
-        for (p, v) in color.values.enumerated() {
-            body(planes.data(p), 1, planes.stride(p), v, p == 0 ? 0 : shift.x, p == 0 ? 0 : shift.y)
+        let shift = planes.format.chromaShift, step = planes.format.bytesPerSample
+        let values = step == 2 ? color.deepValues : color.values.map(UInt16.init)
+        for (p, v) in values.enumerated() {
+            body(planes.data(p), step, planes.stride(p), v, p == 0 ? 0 : shift.x, p == 0 ? 0 : shift.y)
         }
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// `drawtext` against ffmpeg 5.1's drawtext on the same raw frames: the same bytes for the same
 /// font, text and options (glyphs, layout, box, outline, shadow, opacity, expansion and
-/// expressions over time), on every format it takes. DejaVu Sans Mono is used where the bytes are
+/// expressions over time), on every format it takes, 10-bit YUV included. DejaVu Sans Mono is used where the bytes are
 /// compared: it has no kerning table, and ffmpeg 5.1 looks kerning up by character code where
 /// FreeType wants glyph indices (Docs/filters.md), so kerned fonts differ from it on purpose.
 @Suite struct DrawTextTests {
@@ -29,6 +29,10 @@ import Testing
              theirs: "text='Line one\nline 2\tT':fontsize=15:fontcolor=white:x=(w-text_w)/2:y=h-th-3:line_spacing=4"),
         Case(format: "yuv444p", size: (160, 90), ours: #""text": "Border", "size": 22, "color": "yellow", "x": -9, "y": 70, "border": 2, "shadow-x": 3, "shadow-y": 2, "shadow-color": "gray@0.7", "alpha": 0.6"#,
              theirs: "text='Border':fontsize=22:fontcolor=yellow:x=-9:y=70:borderw=2:bordercolor=black:shadowx=3:shadowy=2:shadowcolor=gray@0.7:alpha=0.6"),
+        Case(format: "yuv420p10le", size: (161, 91), ours: #""text": "Box 10-bit", "size": 18, "color": "red", "x": 7, "y": 9, "box": true, "box-color": "blue@0.5", "box-border": 5, "border": 1, "shadow-x": 2, "shadow-y": 2"#,
+             theirs: "text='Box 10-bit':fontsize=18:fontcolor=red:x=7:y=9:box=1:boxcolor=blue@0.5:boxborderw=5:borderw=1:shadowx=2:shadowy=2"),
+        Case(format: "yuv444p10le", size: (160, 90), ours: ##""text": "cyan 0x12", "size": 20, "color": "cyan", "x": 3, "y": 50, "box": true, "box-color": "#123456@0.7""##,
+             theirs: "text='cyan 0x12':fontsize=20:fontcolor=cyan:x=3:y=50:box=1:boxcolor=#123456@0.7"),
         Case(format: "gray", size: (97, 41), ours: #""text": "gray 0x1F", "size": 13, "color": "white", "x": 80, "y": -4, "box": true, "box-color": "black@0.4""#,
              theirs: "text='gray 0x1F':fontsize=13:fontcolor=white:x=80:y=-4:box=1:boxcolor=black@0.4"),
         Case(format: "yuv420p", size: (240, 60),

@@ -8,7 +8,7 @@ import MediaGraphCodecs
 /// position, the opacity and when to draw. Colours on YUV frames use the frame's own matrix and
 /// range (ffmpeg 5.1 always uses BT.601 limited range). In place when the frame is not shared.
 public final class DrawTextNode: RegisteredNode, VideoNode {
-    static let formats: [PixelFormat] = [.yuv420p, .yuv422p, .yuv444p, .rgba, .bgra, .gray]
+    static let formats: [PixelFormat] = [.yuv420p, .yuv422p, .yuv444p, .yuv420p10, .yuv422p10, .yuv444p10, .rgba, .bgra, .gray]
     public static let typeInfo = NodeTypeInfo(
         name: "drawtext",
         doc: "Draws text on the video with FreeType (ffmpeg's drawtext: the same glyphs, layout and bytes): a font file or fontconfig name, size, colour, position expressions such as (w-text_w)/2, a box, border and shadow, %{pts:hms} / %{n} / %{eif:…} expansion, and 'enable' and 'alpha' expressions over time (Docs/filters.md).",
