@@ -41,6 +41,7 @@ public enum BuiltinNodes {
         r.add(FrameRateNode.self)
         r.add(FadeNode.self)
         r.add(DrawTextNode.self)
+        r.add(DrawBoxNode.self)
         r.add(UnsharpNode.self)
         r.add(DeinterlaceNode.self)
         r.addAdapter(RotateNode.adapter)
