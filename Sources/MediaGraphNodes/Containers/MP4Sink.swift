@@ -125,13 +125,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     public var waitsForPreferredInput: Bool { end == .shortest }
 
     /// The input whose last sample is earliest in decode time (an input without samples first).
-    public func preferredInput() -> Int? {
-        var best: Int?
-        for k in 0..<lastDTS.count where !ended[k] {
-            if best == nil || lastDTS[k] < lastDTS[best!] { best = k }
-        }
-        return best
-    }
+    public func preferredInput() -> Int? { DecodeOrder.earliest(lastDTS: lastDTS, ended: ended) }
 
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
         guard let muxer else { return }
