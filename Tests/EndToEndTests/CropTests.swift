@@ -5,7 +5,8 @@ import Testing
 /// both corners and odd sizes and offsets (which both round down to the chroma grid on 4:2:0 and
 /// 4:2:2), on testsrc2 in every pixel format at an even and an odd size, byte-identical; on clips
 /// with a display rotation or a mirroring matrix the rectangle is one of the picture as shown, as
-/// ffmpeg crops after its autorotate. Rectangles outside the frame are refused at validation with
+/// ffmpeg crops after its autorotate. Sizes and places may be ffmpeg's expressions (iw/2, (iw-ow)/4).
+/// Rectangles outside the frame are refused at validation with
 /// a message naming the param, the limit and the value.
 @Suite struct CropTests {
     /// Our params and ffmpeg's crop argument for a `width`x`height` input.
@@ -17,7 +18,10 @@ import Testing
          ("centered-odd", #"{ "width": 35, "height": 21 }"#, "crop=35:21"),
          ("top-left", #"{ "width": 24, "height": 16, "x": 0, "y": 0 }"#, "crop=24:16:0:0"),
          ("bottom-right", #"{ "width": 24, "height": 16, "x": \#(width - 24), "y": \#(height - 16) }"#, "crop=24:16:\(width - 24):\(height - 16)"),
-         ("odd", #"{ "width": 33, "height": 19, "x": 5, "y": 3 }"#, "crop=33:19:5:3")]
+         ("odd", #"{ "width": 33, "height": 19, "x": 5, "y": 3 }"#, "crop=33:19:5:3"),
+         // ffmpeg's expressions: width, height, width again, then x, y, x; lrint to pixels
+         ("expressions", #"{ "width": "iw/2", "height": "ow/2", "x": "(iw-ow)/4", "y": "oh/2" }"#, "crop=iw/2:ow/2:(iw-ow)/4:oh/2"),
+         ("expressions-2", #"{ "width": "in_w-33", "height": "in_h*2/3", "x": 7 }"#, "crop=in_w-33:in_h*2/3:7")]
     }
 
     @Test(arguments: ["yuv420p", "yuv422p", "yuv444p", "gray", "rgba", "bgra", "yuv420p10le"])

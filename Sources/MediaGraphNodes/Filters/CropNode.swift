@@ -15,18 +15,20 @@ public final class CropNode: RegisteredNode, VideoNode {
         inputs: [PortSpec("in", .anyVideo, doc: "raw video, any pixel format")],
         outputs: [PortSpec("out", .anyVideo, doc: "the rectangle (same format and display rotation)")],
         params: ParamSpec.list(widthParam, heightParam, xParam, yParam))
-    static let widthParam = Param<Int?>("width", 1...MediaLimits.maxDimension, doc: "width kept (default: the input's)")
-    static let heightParam = Param<Int?>("height", 1...MediaLimits.maxDimension, doc: "height kept (default: the input's)")
-    static let xParam = Param<Int?>("x", 0...MediaLimits.maxDimension, doc: "left edge of the rectangle (default: centered, (input width - width) / 2, a half rounded to even)")
-    static let yParam = Param<Int?>("y", 0...MediaLimits.maxDimension, doc: "top edge of the rectangle (default: centered, (input height - height) / 2, a half rounded to even)")
+    static let widthParam = ExpressionParam.optional("width", doc: "width kept: pixels or an expression of iw, ih, oh, a, sar, dar, hsub, vsub (ffmpeg's, e.g. iw/2; default: the input's)")
+    static let heightParam = ExpressionParam.optional("height", doc: "height kept: pixels or an expression (e.g. ih-100; default: the input's)")
+    static let xParam = ExpressionParam.optional("x", doc: "left edge of the rectangle: pixels or an expression of iw, ow, y, … (default: centered, (input width - width) / 2, a half rounded to even)")
+    static let yParam = ExpressionParam.optional("y", doc: "top edge of the rectangle: pixels or an expression (default: centered, (input height - height) / 2, a half rounded to even)")
 
-    let width: Int?, height: Int?, x: Int?, y: Int?
+    let expressions: PlacementExpressions
+    var width: Int?, height: Int?, x: Int?, y: Int?
     /// The rectangle in stored pixels (nil: the whole frame, passed on as it is).
     var rect: (x: Int, y: Int, format: VideoFormat)?
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        (width, height, x, y) = (p[Self.widthParam], p[Self.heightParam], p[Self.xParam], p[Self.yParam])
+        expressions = try PlacementExpressions(width: p[Self.widthParam], height: p[Self.heightParam], x: p[Self.xParam], y: p[Self.yParam],
+                                               names: ("width", "height", "x", "y"))
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -37,6 +39,13 @@ public final class CropNode: RegisteredNode, VideoNode {
         let shift = input.pixelFormat.chromaShift
         let (gx, gy) = quarter ? (1 << shift.y, 1 << shift.x) : (1 << shift.x, 1 << shift.y)
         let down = { (v: Int, grid: Int) in v / grid * grid }
+        let sar = input.sampleAspect.num > 0 && input.sampleAspect.den > 0 ? input.sampleAspect.doubleValue : 1
+        // ffmpeg's crop turns each value into pixels with lrint
+        (width, height, x, y) = try expressions.evaluate(shown: (W, H), grid: (gx, gy), sar: sar, integer: PlacementExpressions.nearest)
+        if let v = width, v < 1 { throw NodeFailure("param 'width': expected at least 1, found \(v)") }
+        if let v = height, v < 1 { throw NodeFailure("param 'height': expected at least 1, found \(v)") }
+        if let v = x, v < 0 { throw NodeFailure("param 'x': expected 0 or more, found \(v)") }
+        if let v = y, v < 0 { throw NodeFailure("param 'y': expected 0 or more, found \(v)") }
         // ffmpeg's crop: sizes and offsets each rounded down to the grid
         let w = down(width ?? W, gx), h = down(height ?? H, gy)
         guard w <= W, w > 0 else { throw NodeFailure(sizeProblem("width", given: width ?? W, rounded: w, limit: W, grid: gx, input)) }

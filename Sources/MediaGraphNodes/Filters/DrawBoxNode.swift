@@ -18,13 +18,13 @@ public final class DrawBoxNode: RegisteredNode, VideoNode {
         inputs: [PortSpec("in", .video(formats), doc: "raw video")],
         outputs: [PortSpec("out", .video(formats), doc: "the frames with the box (in place when possible)")],
         params: ParamSpec.list(xParam, yParam, widthParam, heightParam, colorParam, thicknessParam, enableParam))
-    static let xParam = DrawTextNode.expressionParam("x", default: "0", doc: "left edge: a number or an expression of iw, ih, w, h, … (ffmpeg's drawbox variables)")
-    static let yParam = DrawTextNode.expressionParam("y", default: "0", doc: "top edge: a number or an expression")
-    static let widthParam = DrawTextNode.expressionParam("width", default: "0", doc: "width; 0: the input's width")
-    static let heightParam = DrawTextNode.expressionParam("height", default: "0", doc: "height; 0: the input's height")
+    static let xParam = ExpressionParam.with("x", default: "0", doc: "left edge: a number or an expression of iw, ih, w, h, … (ffmpeg's drawbox variables)")
+    static let yParam = ExpressionParam.with("y", default: "0", doc: "top edge: a number or an expression")
+    static let widthParam = ExpressionParam.with("width", default: "0", doc: "width; 0: the input's width")
+    static let heightParam = ExpressionParam.with("height", default: "0", doc: "height; 0: the input's height")
     static let colorParam = Param<String>("color", default: "black", doc: "a colour (name, #RRGGBB[AA], @alpha) or \"invert\" (luma turned over)")
-    static let thicknessParam = DrawTextNode.expressionParam("thickness", default: "3", doc: "line width in pixels, or \"fill\" for a solid box")
-    static let enableParam = DrawTextNode.expressionParam("enable", default: "1", doc: "draw only on frames where this is not 0: an expression of t, n (from 0), w and h")
+    static let thicknessParam = ExpressionParam.with("thickness", default: "3", doc: "line width in pixels, or \"fill\" for a solid box")
+    static let enableParam = ExpressionParam.with("enable", default: "1", doc: "draw only on frames where this is not 0: an expression of t, n (from 0), w and h")
 
     /// ffmpeg's drawbox variables; `fill` is the largest thickness.
     static let variables = ["dar", "hsub", "vsub", "in_h", "ih", "in_w", "iw", "sar", "x", "y", "h", "w", "t", "fill"]

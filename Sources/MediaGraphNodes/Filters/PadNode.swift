@@ -14,18 +14,20 @@ public final class PadNode: RegisteredNode, VideoNode {
         inputs: [PortSpec("in", .video([.yuv420p, .yuv422p, .yuv444p, .gray, .rgba, .bgra]), doc: "raw video")],
         outputs: [PortSpec("out", .video([.yuv420p, .yuv422p, .yuv444p, .gray, .rgba, .bgra]), doc: "the padded frames (same format and display rotation)")],
         params: ParamSpec.list(widthParam, heightParam, xParam, yParam))
-    static let widthParam = Param<Int?>("width", 1...MediaLimits.maxDimension, doc: "padded width (default: the input's)")
-    static let heightParam = Param<Int?>("height", 1...MediaLimits.maxDimension, doc: "padded height (default: the input's)")
-    static let xParam = Param<Int?>("x", 0...MediaLimits.maxDimension, doc: "where the picture's left edge goes (default: centered, (width - input width) / 2; ffmpeg's default is 0)")
-    static let yParam = Param<Int?>("y", 0...MediaLimits.maxDimension, doc: "where the picture's top edge goes (default: centered, (height - input height) / 2; ffmpeg's default is 0)")
+    static let widthParam = ExpressionParam.optional("width", doc: "padded width: pixels or an expression of iw, ih, oh, a, sar, dar, hsub, vsub (ffmpeg's, e.g. iw+40; 0 or default: the input's)")
+    static let heightParam = ExpressionParam.optional("height", doc: "padded height: pixels or an expression (e.g. ih*4/3; 0 or default: the input's)")
+    static let xParam = ExpressionParam.optional("x", doc: "where the picture's left edge goes: pixels or an expression of ow, iw, … (default: centered, (width - input width) / 2; ffmpeg's default is 0)")
+    static let yParam = ExpressionParam.optional("y", doc: "where the picture's top edge goes: pixels or an expression (default: centered, (height - input height) / 2; ffmpeg's default is 0)")
 
-    let width: Int?, height: Int?, x: Int?, y: Int?
+    let expressions: PlacementExpressions
+    var width: Int?, height: Int?, x: Int?, y: Int?
     /// Where the input goes in stored pixels, and the padded format (nil: nothing to pad).
     var placement: (x: Int, y: Int, format: VideoFormat)?
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        (width, height, x, y) = (p[Self.widthParam], p[Self.heightParam], p[Self.xParam], p[Self.yParam])
+        expressions = try PlacementExpressions(width: p[Self.widthParam], height: p[Self.heightParam], x: p[Self.xParam], y: p[Self.yParam],
+                                               names: ("width", "height", "x", "y"))
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -36,6 +38,13 @@ public final class PadNode: RegisteredNode, VideoNode {
         let down = { (v: Int, grid: Int) in v / grid * grid }
         // the input as shown, copied whole (an odd side too, as ffmpeg's)
         let (W, H) = quarter ? (input.height, input.width) : (input.width, input.height)
+        let sar = input.sampleAspect.num > 0 && input.sampleAspect.den > 0 ? input.sampleAspect.doubleValue : 1
+        // ffmpeg's pad truncates each value to an int; a zero size is the input's
+        (width, height, x, y) = try expressions.evaluate(shown: (W, H), grid: (gx, gy), sar: sar, zeroIsInput: true,
+                                                         integer: PlacementExpressions.truncated)
+        for (name, v) in [("width", width), ("height", height), ("x", x), ("y", y)] {
+            if let v, v < 0 { throw NodeFailure("param '\(name)': expected 0 or more, found \(v)") }
+        }
         let w = down(width ?? W, gx), h = down(height ?? H, gy)
         guard w >= W else { throw NodeFailure("param 'width': expected at least the input's width, \(W)\(shownNote(input)), found \(width ?? w)") }
         guard h >= H else { throw NodeFailure("param 'height': expected at least the input's height, \(H)\(shownNote(input)), found \(height ?? h)") }

@@ -27,10 +27,10 @@ public final class DrawTextNode: RegisteredNode, VideoNode {
     static let fontParam = Param<String>("font", default: "Sans", doc: "a fontconfig font name (\"DejaVu Serif\", \"Sans:bold\"), used without 'font-file'")
     static let sizeParam = Param<Int?>("size", 1...1000, doc: "font size in pixels (the em height); default 16 with 'font-file', fontconfig's size for 'font' (12), as ffmpeg")
     static let colorParam = Param<String>("color", default: "black", doc: "text colour: a name, #RRGGBB[AA] or 0xRRGGBB[AA], optionally @alpha (ffmpeg's colour syntax)")
-    static let xParam = expressionParam("x", default: "0", doc: "left edge of the text: a number or an expression of w, h, text_w, text_h, t, n, … (ffmpeg's, e.g. (w-text_w)/2)")
-    static let yParam = expressionParam("y", default: "0", doc: "top edge of the text: a number or an expression (e.g. h-text_h-10)")
-    static let alphaParam = expressionParam("alpha", default: "1", doc: "opacity 0…1 of everything drawn: a number or an expression (e.g. if(lt(t,1),t,1) to fade in)")
-    static let enableParam = expressionParam("enable", default: "1", doc: "draw only on frames where this is not 0: an expression of t, n (counted from 0), w and h (ffmpeg's enable, e.g. between(t,2,5))")
+    static let xParam = ExpressionParam.with("x", default: "0", doc: "left edge of the text: a number or an expression of w, h, text_w, text_h, t, n, … (ffmpeg's, e.g. (w-text_w)/2)")
+    static let yParam = ExpressionParam.with("y", default: "0", doc: "top edge of the text: a number or an expression (e.g. h-text_h-10)")
+    static let alphaParam = ExpressionParam.with("alpha", default: "1", doc: "opacity 0…1 of everything drawn: a number or an expression (e.g. if(lt(t,1),t,1) to fade in)")
+    static let enableParam = ExpressionParam.with("enable", default: "1", doc: "draw only on frames where this is not 0: an expression of t, n (counted from 0), w and h (ffmpeg's enable, e.g. between(t,2,5))")
     static let boxParam = Param<Bool>("box", default: false, doc: "fill a box behind the text")
     static let boxColorParam = Param<String>("box-color", default: "white", doc: "the box's colour")
     static let boxBorderParam = Param<Int>("box-border", 0...1000, default: 0, doc: "pixels the box extends beyond the text on each side")
@@ -42,17 +42,6 @@ public final class DrawTextNode: RegisteredNode, VideoNode {
     static let lineSpacingParam = Param<Int>("line-spacing", -1000...1000, default: 0, doc: "extra pixels between lines")
     static let tabSizeParam = Param<Int>("tab-size", 1...100, default: 4, doc: "a tab advances to the next multiple of this many spaces")
     static let startNumberParam = Param<Int>("start-number", 0...Int(Int32.max), default: 0, doc: "the number of the first frame, for n and %{n}")
-
-    /// A param holding a number or an expression string (kept as written).
-    static func expressionParam(_ name: String, default d: String, doc: String) -> Param<String> {
-        Param(spec: .json(name, default: .string(d, nil), doc: doc)) { v, n in
-            switch v[n] {
-            case .string(let s, _)?: return s
-            case let number?: return number.brief
-            default: return d
-            }
-        }
-    }
 
     /// The names expressions may use, in ffmpeg's meaning; `Variable` gives their slots.
     static let variables = ["dar", "hsub", "vsub", "line_h", "lh", "main_h", "h", "H", "main_w", "w", "W",

@@ -1,0 +1,69 @@
+import MediaGraphCore
+
+/// The size and place params of `crop` and `pad` as ffmpeg's expressions (`crop=iw/2:ih/2`,
+/// `pad=iw+40:ih+40:(ow-iw)/2:(oh-ih)/2`), over the picture as shown: `in_w`/`iw`, `in_h`/`ih`,
+/// `out_w`/`ow`, `out_h`/`oh`, `x`, `y`, `a` (iw/ih), `sar`, `dar` (a·sar), `hsub`, `vsub` (the
+/// chroma grid). As in ffmpeg the width is evaluated, then the height, then the width again (so
+/// each may use the other), then x, y and x again. Values are known at validation: a place that
+/// moves from frame to frame is not offered.
+struct PlacementExpressions {
+    static let variables = ["in_w", "iw", "in_h", "ih", "out_w", "ow", "out_h", "oh", "a", "sar", "dar", "hsub", "vsub", "x", "y"]
+    enum Variable: Int { case inW, iw, inH, ih, outW, ow, outH, oh, a, sar, dar, hsub, vsub, x, y }
+
+    let width: NumericExpression?, height: NumericExpression?, x: NumericExpression?, y: NumericExpression?
+    let names: (width: String, height: String, x: String, y: String)
+
+    init(width: String?, height: String?, x: String?, y: String?, names: (String, String, String, String)) throws {
+        self.names = names
+        func parse(_ text: String?, _ name: String) throws -> NumericExpression? {
+            try text.map { try ExpressionParam.parse($0, param: name, variables: Self.variables) }
+        }
+        self.width = try parse(width, names.0)
+        self.height = try parse(height, names.1)
+        self.x = try parse(x, names.2)
+        self.y = try parse(y, names.3)
+    }
+
+    /// The four values for a picture of `shown` size with chroma grid `grid` and sample aspect
+    /// `sar`; an unset size is `defaultSize` (nil: unset), an unset place nil. `integer` turns a
+    /// value into pixels as the ffmpeg filter does (crop: to nearest, lrint; pad: truncated).
+    /// `zeroIsInput`: a size of 0 is the input's before x and y are evaluated (ffmpeg's pad).
+    func evaluate(shown: (w: Int, h: Int), grid: (x: Int, y: Int), sar: Double, zeroIsInput: Bool = false,
+                  integer: (Double) -> Int?) throws -> (w: Int?, h: Int?, x: Int?, y: Int?) {
+        var v = [Double](repeating: .nan, count: Self.variables.count)
+        func set(_ k: Variable, _ value: Double) { v[k.rawValue] = value }
+        set(.inW, Double(shown.w)); set(.iw, Double(shown.w)); set(.inH, Double(shown.h)); set(.ih, Double(shown.h))
+        set(.a, Double(shown.w) / Double(shown.h)); set(.sar, sar); set(.dar, Double(shown.w) / Double(shown.h) * sar)
+        set(.hsub, Double(grid.x)); set(.vsub, Double(grid.y))
+        // unset sizes are the input's while the others are evaluated
+        set(.outW, Double(shown.w)); set(.ow, Double(shown.w)); set(.outH, Double(shown.h)); set(.oh, Double(shown.h))
+        func size(_ e: NumericExpression?, _ a: Variable, _ b: Variable) { if let e { let r = e.evaluate(v); set(a, r); set(b, r) } }
+        size(width, .outW, .ow); size(height, .outH, .oh); size(width, .outW, .ow)
+        if zeroIsInput {
+            if width != nil, integer(v[Variable.outW.rawValue]) == 0 { set(.outW, Double(shown.w)); set(.ow, Double(shown.w)) }
+            if height != nil, integer(v[Variable.outH.rawValue]) == 0 { set(.outH, Double(shown.h)); set(.oh, Double(shown.h)) }
+        }
+        if let x { set(.x, x.evaluate(v)) }
+        if let y { set(.y, y.evaluate(v)) }
+        if let x { set(.x, x.evaluate(v)) }
+        func pixels(_ e: NumericExpression?, _ k: Variable, _ name: String) throws -> Int? {
+            guard let e else { return nil }
+            guard let n = integer(v[k.rawValue]) else {
+                throw NodeFailure("param '\(name)': '\(e.source)' gives \(v[k.rawValue]) for this input (\(shown.w)x\(shown.h)), expected a number of pixels")
+            }
+            return n
+        }
+        return (try pixels(width, .outW, names.width), try pixels(height, .outH, names.height),
+                try pixels(x, .x, names.x), try pixels(y, .y, names.y))
+    }
+
+    /// C's lrint (ties to even), nil for NaN or values no frame has.
+    static func nearest(_ d: Double) -> Int? {
+        d.isFinite && abs(d) < 1e9 ? Int(d.rounded(.toNearestOrEven)) : nil
+    }
+
+    /// C's conversion to int (toward zero), nil for NaN or values no frame has.
+    static func truncated(_ d: Double) -> Int? {
+        d.isFinite && abs(d) < 1e9 ? Int(d.rounded(.towardZero)) : nil
+    }
+}
