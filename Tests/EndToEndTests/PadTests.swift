@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// `pad` against ffmpeg 5.1's `pad` (black) on the same raw frames: the same bytes for given and
-/// centered places, ffmpeg's expressions (iw+40, oh*16/9), even and odd sizes, every format it
-/// takes; and what it refuses.
+/// `pad` against ffmpeg 5.1's `pad` on the same raw frames: the same bytes for given and
+/// centered places, ffmpeg's expressions (iw+40, oh*16/9), colours, even and odd sizes, every
+/// format it takes; and what it refuses.
 @Suite struct PadTests {
     /// (node params, ffmpeg's pad) for an input of `w` x `h`.
     static func cases(_ w: Int, _ h: Int) -> [(params: String, ffmpeg: String)] {
@@ -14,7 +14,12 @@ import Testing
          // ffmpeg's expressions: width, height, width again, then x, y, x; truncated to pixels
          (#"{ "width": "iw+40", "height": "ih*2", "x": "(ow-iw)/2", "y": "ih/4" }"#, "pad=iw+40:ih*2:(ow-iw)/2:ih/4"),
          (#"{ "width": "oh*16/9", "height": "ih+21", "x": "(ow-iw)/3", "y": 5 }"#, "pad=oh*16/9:ih+21:(ow-iw)/3:5"),
-         (#"{ "width": "iw+1", "height": "ih+11", "x": 0, "y": "oh-ih" }"#, "pad=iw+1:ih+11:0:oh-ih")]
+         (#"{ "width": "iw+1", "height": "ih+11", "x": 0, "y": "oh-ih" }"#, "pad=iw+1:ih+11:0:oh-ih"),
+         // a colour: its Y'CbCr in the frame's range (BT.601 here, as ffmpeg's), its bytes and alpha in RGB
+         (##"{ "width": 100, "height": 60, "x": 10, "y": 6, "color": "#336699" }"##, "pad=100:60:10:6:#336699"),
+         // (in full range ffmpeg centres chroma at 127.5 where JPEG's formula has 128: a colour
+         // with chroma can differ by one there, white and grays cannot)
+         (#"{ "width": "iw+8", "height": "ih+8", "color": "white@0.5" }"#, "pad=iw+8:ih+8:4:4:white@0.5")]
     }
 
     @Test(arguments: [("yuv420p", "limited"), ("yuv422p", "limited"), ("yuv444p", "limited"), ("gray", ""), ("yuv420p", "full"),

@@ -1,25 +1,31 @@
 import MediaGraphCore
+import MediaGraphKernels
 
-/// `pad`: puts each frame on a larger black one (ffmpeg's `pad=w:h:x:y`, black). Sizes and
-/// offsets are in the picture as shown, as ffmpeg's pad sees it after its autorotate, and mapped
-/// through the display rotation onto the pixels as stored; the rotation stays the input's. As
-/// ffmpeg 5.1 does, the padded size and the offsets round down to the chroma grid, and so does the
-/// input's width (an odd 4:2:0 frame loses its last column, not its last row). Black is Y' 16 in limited range (0 in full) with neutral chroma, opaque black
-/// in RGB.
+/// `pad`: puts each frame on a larger one of a colour, black by default (ffmpeg's
+/// `pad=w:h:x:y:color`). Sizes and offsets are in the picture as shown, as ffmpeg's pad sees it
+/// after its autorotate, and mapped through the display rotation onto the pixels as stored; the
+/// rotation stays the input's. As ffmpeg 5.1 does, the padded size and the offsets round down to
+/// the chroma grid, and so does the input's width (an odd 4:2:0 frame loses its last column, not
+/// its last row). The colour is its Y'CbCr in the frame's matrix and range (black: Y' 16 in
+/// limited range, 0 in full, neutral chroma), its bytes and alpha in RGB.
 public final class PadNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
         name: "pad",
-        doc: "Puts the picture at x, y on a black width x height frame (ffmpeg's pad=w:h:x:y after its autorotate); centered by default. Sizes and offsets round down to the chroma grid (even on 4:2:0), as ffmpeg's.",
+        doc: "Puts the picture at x, y on a width x height frame of a colour, black by default (ffmpeg's pad=w:h:x:y:color after its autorotate); centered by default; sizes and places may be expressions (iw+40, (ow-iw)/2). Sizes and offsets round down to the chroma grid (even on 4:2:0), as ffmpeg's.",
         category: .filter,
         inputs: [PortSpec("in", .video([.yuv420p, .yuv422p, .yuv444p, .gray, .rgba, .bgra]), doc: "raw video")],
         outputs: [PortSpec("out", .video([.yuv420p, .yuv422p, .yuv444p, .gray, .rgba, .bgra]), doc: "the padded frames (same format and display rotation)")],
-        params: ParamSpec.list(widthParam, heightParam, xParam, yParam))
+        params: ParamSpec.list(widthParam, heightParam, xParam, yParam, colorParam))
     static let widthParam = ExpressionParam.optional("width", doc: "padded width: pixels or an expression of iw, ih, oh, a, sar, dar, hsub, vsub (ffmpeg's, e.g. iw+40; 0 or default: the input's)")
     static let heightParam = ExpressionParam.optional("height", doc: "padded height: pixels or an expression (e.g. ih*4/3; 0 or default: the input's)")
     static let xParam = ExpressionParam.optional("x", doc: "where the picture's left edge goes: pixels or an expression of ow, iw, … (default: centered, (width - input width) / 2; ffmpeg's default is 0)")
     static let yParam = ExpressionParam.optional("y", doc: "where the picture's top edge goes: pixels or an expression (default: centered, (height - input height) / 2; ffmpeg's default is 0)")
 
+    static let colorParam = Param<String>("color", default: "black", doc: "the padding's colour: a name, #RRGGBB[AA] or 0xRRGGBB[AA], optionally @alpha (ffmpeg's colour syntax; alpha reaches rgba/bgra frames)")
+
     let expressions: PlacementExpressions
+    let color: RGBAColor
+    var fillColor: BlendColor?
     var width: Int?, height: Int?, x: Int?, y: Int?
     /// Where the input goes in stored pixels, and the padded format (nil: nothing to pad).
     var placement: (x: Int, y: Int, format: VideoFormat)?
@@ -28,6 +34,7 @@ public final class PadNode: RegisteredNode, VideoNode {
         let p = setup.params
         expressions = try PlacementExpressions(width: p[Self.widthParam], height: p[Self.heightParam], x: p[Self.xParam], y: p[Self.yParam],
                                                names: ("width", "height", "x", "y"))
+        do { color = try RGBAColor(parsing: p[Self.colorParam]) } catch { throw NodeFailure("param 'color': \(error)") }
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -57,6 +64,7 @@ public final class PadNode: RegisteredNode, VideoNode {
         (out.width, out.height) = quarter ? (h, w) : (w, h)
         let stored = CropNode.stored(x: x0, y: y0, width: W, height: H, of: out)
         placement = (down(stored.x, 1 << shift.x), down(stored.y, 1 << shift.y), out)
+        fillColor = BlendColor(color, for: out)
         return [.video(out)]
     }
 
@@ -65,11 +73,11 @@ public final class PadNode: RegisteredNode, VideoNode {
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
-        guard let placement else { return try output.send(consume frame) }
-        let full = placement.format.isFullRange
+        guard let placement, let fillColor else { return try output.send(consume frame) }
+        let alpha = color.alpha
         try output.sendTransformed(consume frame, to: placement.format, inPlace: false) { src, dst, _ in
             let f = placement.format
-            FrameRegion.fillBlack(dst, fullRange: full, x: 0, y: 0, width: f.width, height: f.height)
+            FrameRegion.fill(dst, color: fillColor, alpha: alpha, x: 0, y: 0, width: f.width, height: f.height)
             // as ffmpeg 5.1's pad: an odd width on a subsampled grid loses its last column
             var kept = src
             kept.width = (src.width >> src.format.chromaShift.x) << src.format.chromaShift.x
