@@ -34,6 +34,21 @@ public struct BlendColor: Sendable, Equatable {
             packedOffsets = []
         }
     }
+
+    /// Black for `format`: Y' 16 in limited range, 0 in full, neutral chroma (the exact values
+    /// at 10 bits: 64, 512); opaque black in RGB.
+    public init(blackIn format: PixelFormat, fullRange: Bool) {
+        alpha = 255
+        switch format {
+        case .rgba: values = [0, 0, 0]; packedOffsets = [0, 1, 2]; deepValues = []
+        case .bgra: values = [0, 0, 0]; packedOffsets = [2, 1, 0]; deepValues = []
+        default:
+            let y: UInt8 = fullRange ? 0 : 16
+            values = format == .gray ? [y] : [y, 128, 128]
+            deepValues = values.map { UInt16($0) << UInt16(max(0, format.bitDepth - 8)) }
+            packedOffsets = []
+        }
+    }
 }
 
 /// Blends a colour through an 8-bit coverage mask, or over a rectangle, into 8- and 10-bit frames with

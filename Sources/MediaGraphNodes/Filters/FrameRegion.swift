@@ -60,29 +60,6 @@ enum FrameRegion {
     /// Fills a rectangle of `dst` with black: opaque black for RGB, Y at the range's black and
     /// neutral chroma for YUV and gray.
     static func fillBlack(_ dst: FramePlanes, fullRange: Bool, x: Int, y: Int, width: Int, height: Int) {
-        let f = dst.format
-        let shift = f.chromaShift
-        let deep = f.bitDepth > 8
-        for p in 0..<dst.planeCount {
-            let sx = p == 0 || f.isRGB ? 0 : shift.x, sy = p == 0 || f.isRGB ? 0 : shift.y
-            let bpp = f.bytesPerPixel(plane: p)
-            let w = (width + (1 << sx) - 1) >> sx, h = (height + (1 << sy) - 1) >> sy
-            let base = dst.data(p) + (y >> sy) * dst.stride(p) + (x >> sx) * bpp
-            for r in 0..<h {
-                let row = base + r * dst.stride(p)
-                if f.isRGB {
-                    // rgba / bgra: 0, 0, 0, 255
-                    for c in 0..<w { row[c * 4] = 0; row[c * 4 + 1] = 0; row[c * 4 + 2] = 0; row[c * 4 + 3] = 255 }
-                } else {
-                    let value = p == 0 ? (fullRange ? 0 : 16) : 128
-                    if deep {
-                        let v = UInt16(value << (f.bitDepth - 8))
-                        UnsafeMutableRawPointer(row).bindMemory(to: UInt16.self, capacity: w).update(repeating: v.littleEndian, count: w)
-                    } else {
-                        row.update(repeating: UInt8(value), count: w * bpp)
-                    }
-                }
-            }
-        }
+        fill(dst, color: BlendColor(blackIn: dst.format, fullRange: fullRange), alpha: 255, x: x, y: y, width: width, height: height)
     }
 }
