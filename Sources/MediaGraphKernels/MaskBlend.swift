@@ -184,8 +184,8 @@ public enum MaskBlend {
             return
         }
         let shift = planes.format.chromaShift, step = planes.format.bytesPerSample
-        let values = step == 2 ? color.deepValues : color.values.map(UInt16.init)
-        for (p, v) in values.enumerated() {
+        for p in 0..<color.values.count {
+            let v = step == 2 ? color.deepValues[p] : UInt16(color.values[p])
             body(planes.data(p), step, planes.stride(p), v, p == 0 ? 0 : shift.x, p == 0 ? 0 : shift.y)
         }
     }

@@ -109,14 +109,16 @@ public final class DrawBoxNode: RegisteredNode, VideoNode {
     }
 
     /// The box's pixels on row `row`, as up to two spans clipped to the frame (ffmpeg's test:
-    /// within `thickness` of any edge).
-    func spans(row: Int, frameWidth: Int) -> [(Int, Int)] {
-        let b = box
-        guard row >= max(b.y, 0), row < b.y + b.h else { return [] }
+    /// within `thickness` of any edge); empty ranges where there are none. No allocation: this
+    /// runs for every row of the box.
+    func spans(row: Int, frameWidth: Int) -> (Range<Int>, Range<Int>) {
+        let b = box, none = 0..<0
+        guard row >= max(b.y, 0), row < b.y + b.h else { return (none, none) }
         let left = max(b.x, 0), right = min(b.x + b.w, frameWidth)
-        guard left < right else { return [] }
-        if row - b.y < b.t || b.y + b.h - 1 - row < b.t || 2 * b.t >= b.w { return [(left, right)] }
-        return [(left, min(b.x + b.t, right)), (max(b.x + b.w - b.t, left), right)].filter { $0.0 < $0.1 }
+        guard left < right else { return (none, none) }
+        if row - b.y < b.t || b.y + b.h - 1 - row < b.t || 2 * b.t >= b.w { return (left..<right, none) }
+        let first = left..<max(left, min(b.x + b.t, right)), second = min(right, max(b.x + b.w - b.t, left))..<right
+        return (first, second)
     }
 
     func draw(_ planes: FramePlanes) {
@@ -127,7 +129,9 @@ public final class DrawBoxNode: RegisteredNode, VideoNode {
             // invert: luma turned over where the box is, chroma untouched (ffmpeg's "invert")
             for y in top..<bottom {
                 let row = planes.data(0) + y * planes.stride(0)
-                for (a, b) in spans(row: y, frameWidth: w) { for x in a..<b { row[x] = 255 &- row[x] } }
+                let (s0, s1) = spans(row: y, frameWidth: w)
+                for x in s0 { row[x] = 255 &- row[x] }
+                for x in s1 { row[x] = 255 &- row[x] }
             }
             return
         }
@@ -138,14 +142,18 @@ public final class DrawBoxNode: RegisteredNode, VideoNode {
         }
         for y in top..<bottom {
             let row = planes.data(0) + y * planes.stride(0)
-            for (a, b) in spans(row: y, frameWidth: w) { for x in a..<b { row[x] = mix(row[x], blend.values[0]) } }
+            let (s0, s1) = spans(row: y, frameWidth: w), c = blend.values[0]
+            for x in s0 { row[x] = mix(row[x], c) }
+            for x in s1 { row[x] = mix(row[x], c) }
         }
         let shift = planes.format.chromaShift
         let chromaTop = top >> shift.y, chromaBottom = (bottom - 1) >> shift.y + 1
         for cy in chromaTop..<chromaBottom {
             for i in touched.indices { touched[i] = false }
             for ly in (cy << shift.y)..<min((cy + 1) << shift.y, h) {
-                for (a, b) in spans(row: ly, frameWidth: w) { for cx in (a >> shift.x)...((b - 1) >> shift.x) { touched[cx] = true } }
+                let (s0, s1) = spans(row: ly, frameWidth: w)
+                if !s0.isEmpty { for cx in (s0.lowerBound >> shift.x)...((s0.upperBound - 1) >> shift.x) { touched[cx] = true } }
+                if !s1.isEmpty { for cx in (s1.lowerBound >> shift.x)...((s1.upperBound - 1) >> shift.x) { touched[cx] = true } }
             }
             for p in 1...2 {
                 let row = planes.data(p) + cy * planes.stride(p)

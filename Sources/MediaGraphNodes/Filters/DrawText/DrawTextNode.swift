@@ -67,6 +67,8 @@ public final class DrawTextNode: RegisteredNode, VideoNode {
     var staticText: String?
     var lastText: String?
     var lastLayout: TextLayout?
+    /// The colours blended at the last opacity (box, shadow, border, text).
+    var blendColors: (opacity: Int, box: BlendColor, shadow: BlendColor, border: BlendColor, text: BlendColor)?
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
@@ -155,12 +157,18 @@ public final class DrawTextNode: RegisteredNode, VideoNode {
         set(.x, x.evaluate(values)); set(.y, y.evaluate(values)); set(.x, x.evaluate(values))
         let left = Self.pixel(values[Variable.x.rawValue]), top = Self.pixel(values[Variable.y.rawValue])
         let opacity = Self.opacity(alpha.evaluate(values))
-        func blend(_ c: RGBAColor) -> BlendColor {
-            var c = c
-            c.alpha = UInt8(Int(c.alpha) * opacity / 255)
-            return BlendColor(c, for: format)
+        // the colours are worked out again only when the opacity changes (a fade), not per frame
+        let current: (opacity: Int, box: BlendColor, shadow: BlendColor, border: BlendColor, text: BlendColor)
+        if let cached = blendColors, cached.opacity == opacity { current = cached } else {
+            func blend(_ c: RGBAColor) -> BlendColor {
+                var c = c
+                c.alpha = UInt8(Int(c.alpha) * opacity / 255)
+                return BlendColor(c, for: format)
+            }
+            current = (opacity, blend(colors.box), blend(colors.shadow), blend(colors.border), blend(colors.text))
+            blendColors = current
         }
-        let (box, shadowColor, borderColor, textColor) = (blend(colors.box), blend(colors.shadow), blend(colors.border), blend(colors.text))
+        let (box, shadowColor, borderColor, textColor) = (current.box, current.shadow, current.border, current.text)
         try output.sendTransformed(consume frame) { src, dst, inPlace in
             if !inPlace { Self.copyPixels(src, dst) }
             if drawBox {
