@@ -74,15 +74,18 @@ import Testing
         }
     }
 
+    /// One encoder thread on both sides: with frame threads libx264 is not reproducible from run
+    /// to run under load (about one run in a hundred on two busy cores put one macroblock a QP off
+    /// near the end of the stream, while the decoded pictures stayed identical).
     @Test func h264NodeIsByteIdenticalToFFmpegLibx264() throws {
         let dir = CLI.tempDir()
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25", "-frames:v", "40",
                                "-pix_fmt", "yuv420p", "-f", "rawvideo", dir + "/in.yuv"])
         try CLI.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", "320x240", "-r", "25", "-i", dir + "/in.yuv",
-                               "-c:v", "libx264", "-preset", "veryfast", "-crf", "23", "-bf", "3", "-g", "20", "-f", "h264", dir + "/ffmpeg.h264"])
+                               "-c:v", "libx264", "-threads", "1", "-preset", "veryfast", "-crf", "23", "-bf", "3", "-g", "20", "-f", "h264", dir + "/ffmpeg.h264"])
         let g = CLI.writeGraph("""
         { "nodes": { "src": { "type": "rawsrc", "params": { "path": "in.yuv", "width": 320, "height": 240, "rate": "25/1" } },
-                     "enc": { "type": "h264", "params": { "preset": "veryfast", "crf": 23, "bframes": 3, "keyint": 20 } },
+                     "enc": { "type": "h264", "params": { "preset": "veryfast", "crf": 23, "bframes": 3, "keyint": 20, "threads": 1 } },
                      "out": { "type": "h264sink", "params": { "path": "ours.h264" } } },
           "chains": [["src", "enc", "out"]] }
         """, in: dir)
