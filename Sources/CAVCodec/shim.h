@@ -5,6 +5,7 @@
 #include <libavutil/error.h>
 #include <libavutil/md5.h>
 #include <libavutil/pixdesc.h>
+#include <libavutil/tx.h>
 #include <errno.h>
 
 // Function-like macros do not reach Swift: expose the error codes the encoders test for.

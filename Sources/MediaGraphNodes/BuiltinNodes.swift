@@ -51,6 +51,7 @@ public enum BuiltinNodes {
         r.add(ResampleNode.self)
         r.add(VolumeNode.self)
         r.add(AudioFadeNode.self)
+        r.add(AudioTempoNode.self)
         r.addAdapter(ResampleNode.adapter)
         r.add(ShaderFilter.self)
         r.add(StackNode.self)
