@@ -39,6 +39,8 @@ public enum BuiltinNodes {
         r.addAdapter(ScaleNode.adapter)
         r.add(RotateNode.self)
         r.add(FrameRateNode.self)
+        r.add(SetPTSNode.self)
+        r.add(AudioSetPTSNode.self)
         r.add(FadeNode.self)
         r.add(DrawTextNode.self)
         r.add(DrawBoxNode.self)

@@ -32,6 +32,8 @@ import Testing
         "filesrc-flip-mp4.json": ["demo.json"],
         "filesrc-crop-mp4.json": ["demo.json"],
         "filesrc-to-mp3.json": ["demo.json"],
+        "filesrc-speedup-mp4.json": ["demo.json"],
+        "filesrc-retime-mp4.json": ["demo.json"],
     ]
 
     @Test(arguments: graphs)
