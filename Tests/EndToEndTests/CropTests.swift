@@ -5,7 +5,8 @@ import Testing
 /// both corners and odd sizes and offsets (which both round down to the chroma grid on 4:2:0 and
 /// 4:2:2), on testsrc2 in every pixel format at an even and an odd size, byte-identical; on clips
 /// with a display rotation or a mirroring matrix the rectangle is one of the picture as shown, as
-/// ffmpeg crops after its autorotate. Sizes and places may be ffmpeg's expressions (iw/2, (iw-ow)/4).
+/// ffmpeg crops after its autorotate. Sizes and places may be ffmpeg's expressions (iw/2, (iw-ow)/4),
+/// and places may move with the frame's n and t (moved back inside the frame as ffmpeg does).
 /// Rectangles outside the frame are refused at validation with
 /// a message naming the param, the limit and the value.
 @Suite struct CropTests {
@@ -21,7 +22,12 @@ import Testing
          ("odd", #"{ "width": 33, "height": 19, "x": 5, "y": 3 }"#, "crop=33:19:5:3"),
          // ffmpeg's expressions: width, height, width again, then x, y, x; lrint to pixels
          ("expressions", #"{ "width": "iw/2", "height": "ow/2", "x": "(iw-ow)/4", "y": "oh/2" }"#, "crop=iw/2:ow/2:(iw-ow)/4:oh/2"),
-         ("expressions-2", #"{ "width": "in_w-33", "height": "in_h*2/3", "x": 7 }"#, "crop=in_w-33:in_h*2/3:7")]
+         ("expressions-2", #"{ "width": "in_w-33", "height": "in_h*2/3", "x": 7 }"#, "crop=in_w-33:in_h*2/3:7"),
+         // moving: x and y per frame from n and t (3 frames at 25/s), lrint, down to the grid
+         ("moving", #"{ "width": 24, "height": 16, "x": "n*7+3", "y": "t*125" }"#, "crop=24:16:n*7+3:t*125"),
+         // moved back inside as ffmpeg moves it; a NaN keeps the last frame's place
+         ("moving-clamped", #"{ "width": 40, "height": 30, "x": "if(eq(n,1),0/0,n*30-5)", "y": "-n" }"#,
+          "crop=40:30:if(eq(n\\,1)\\,0/0\\,n*30-5):-n")]
     }
 
     @Test(arguments: ["yuv420p", "yuv422p", "yuv444p", "gray", "rgba", "bgra", "yuv420p10le"])
@@ -50,7 +56,8 @@ import Testing
         let dir = CLI.tempDir()
         // 96x64 stored; 64x96 shown with a quarter-turn rotation: rectangles that fit both
         let rectangles = [("a", #"{ "width": 40, "height": 30, "x": 6, "y": 20 }"#, "crop=40:30:6:20"),
-                          ("b", #"{ "width": 33, "height": 19, "x": 5, "y": 3 }"#, "crop=33:19:5:3")]
+                          ("b", #"{ "width": 33, "height": 19, "x": 5, "y": 3 }"#, "crop=33:19:5:3"),
+                          ("c", #"{ "width": 40, "height": 30, "x": "n*9", "y": "t*100" }"#, "crop=40:30:n*9:t*100")]
         for source in try FlipTests.rotatedSources(in: dir) {
             for (k, params, filter) in rectangles {
                 let name = "\(source)-\(k)"
