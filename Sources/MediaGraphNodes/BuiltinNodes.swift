@@ -45,6 +45,7 @@ public enum BuiltinNodes {
         r.add(DrawTextNode.self)
         r.add(DrawBoxNode.self)
         r.add(UnsharpNode.self)
+        r.add(EqNode.self)
         r.add(DeinterlaceNode.self)
         r.addAdapter(RotateNode.adapter)
         r.add(FlipNode.self)

@@ -37,7 +37,6 @@ enum FFmpegNames {
         same(["s16le", "f32le"], "pcmsink")
         same(["wav"], "wavsink")
         h["framerate"] = "ffmpeg's framerate filter blends frames; 'fps' here drops and repeats them (ffmpeg's fps)"
-        h["eq"] = "ffmpeg's eq is 'brightness', 'contrast', 'saturation' and 'gamma' here, one node each (a chain of them runs as one pass)"
         h["anullsrc"] = "silence is 'sine' with \"amplitude\": 0"
         h["trim"] = "cut with the \"start\" and \"end\" params of 'filesrc'"
         h["atrim"] = h["trim"]

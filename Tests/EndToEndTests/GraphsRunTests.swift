@@ -33,6 +33,7 @@ import Testing
         "filesrc-crop-mp4.json": ["demo.json"],
         "filesrc-to-mp3.json": ["demo.json"],
         "filesrc-speedup-mp4.json": ["demo.json"],
+        "filesrc-eq-mp4.json": ["demo.json"],
         "filesrc-retime-mp4.json": ["demo.json"],
     ]
 
