@@ -46,6 +46,8 @@ public enum BuiltinNodes {
         r.add(DrawBoxNode.self)
         r.add(UnsharpNode.self)
         r.add(EqNode.self)
+        r.add(ColorKeyNode.self)
+        r.add(ColorHoldNode.self)
         r.add(DeinterlaceNode.self)
         r.addAdapter(RotateNode.adapter)
         r.add(FlipNode.self)

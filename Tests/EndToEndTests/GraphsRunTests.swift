@@ -34,6 +34,7 @@ import Testing
         "filesrc-to-mp3.json": ["demo.json"],
         "filesrc-speedup-mp4.json": ["demo.json"],
         "filesrc-eq-mp4.json": ["demo.json"],
+        "filesrc-colorkey-overlay-mp4.json": ["demo.json"],
         "filesrc-retime-mp4.json": ["demo.json"],
     ]
 
