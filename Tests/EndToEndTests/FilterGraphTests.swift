@@ -72,8 +72,8 @@ import Testing
         ("{ \"type\": \"contrast\", \"params\": { \"amount\": 9 } }", "node 'f' param 'amount': expected number 0…4, found 9"),
         ("{ \"type\": \"colormatrix\" }", "node 'f' (colormatrix): param 'matrix': expected 16 numbers or a 'preset', found neither"),
         ("{ \"type\": \"colormatrix\", \"params\": { \"matrix\": [1, 2] } }", "node 'f' param 'matrix': expected array of 16 numbers, found an array of 2 numbers"),
-        ("{ \"type\": \"scale\", \"params\": { \"width\": 0 } }", "node 'f' (scale): param 'width': expected a size of 1…16384 or -1, found 0"),
-        ("{ \"type\": \"scale\", \"params\": { \"width\": 321, \"height\": 240, \"format\": \"yuv420p\" } }", "node 'f' (scale): param 'width': yuv420p needs an even width, found 321"),
+        ("{ \"type\": \"scale\", \"params\": { \"width\": \"iw*100\", \"height\": -1 } }", "node 'f' (scale): params 'width'/'height': for this input (320x240) they give 32000x24000; each side must be 1…16384"),
+        ("{ \"type\": \"scale\", \"params\": { \"width\": \"(iw\" } }", "node 'f' (scale): param 'width': expected ')' at offset 3 of '(iw'"),
         ("{ \"type\": \"lut3d\", \"params\": { \"file\": \"missing.cube\" } }", "node 'f' (lut3d): param 'file': "),
     ])
     func badFilterParamsFailValidation(_ node: String, _ message: String) throws {
