@@ -5,11 +5,20 @@ extension MP4Muxer {
     func noteFragmentBoundary(_ s: MP4Sample, track i: Int) {
         guard i == leadTrack else { return }
         let t = tracks[i]
-        guard let start = fragmentStart else { fragmentStart = s.dts; return }
+        guard let start = fragmentStart else {
+            fragmentStart = s.dts
+            fragmentOrigin = s.dts
+            return
+        }
         let minimum = Int64((options.fragmentDuration * Double(t.description.timescale)).rounded())
-        if (s.isSync || !t.description.isVideo) && s.dts - start >= minimum {
+        let due = switch options.fragmentCut {
+        case .sincePrevious: s.dts - start >= minimum
+        case .grid: s.dts - fragmentOrigin >= minimum * (cutsNoted + 1)
+        }
+        if (s.isSync || !t.description.isVideo) && due {
             fragmentCuts.append(t.time(s.dts))
             fragmentStart = s.dts
+            cutsNoted += 1
         }
     }
 
@@ -89,7 +98,7 @@ extension MP4Muxer {
     }
 
     func writeFragment(before cut: MediaTime?) throws {
-        guard let file else { return }
+        guard file != nil || receiver != nil else { return }
         var runs: [FragmentRun] = []
         fragmentData.removeAll(keepingCapacity: true)
         for (i, t) in tracks.enumerated() where t.hasQueued {
@@ -129,10 +138,16 @@ extension MP4Muxer {
         if runs.isEmpty { return }
         if !moovWritten {
             let mts = movieTimescale()
-            try file.write(MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true, apple: options.appleBrand))
-            try file.write(MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
-                                         chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true,
-                                         tags: options.tags))
+            let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true, apple: options.appleBrand)
+            let moov = MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
+                                     chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true,
+                                     tags: options.tags)
+            if let file {
+                try file.write(ftyp)
+                try file.write(moov)
+            } else {
+                try receiver?.receiveInitialization(ftyp + moov)
+            }
             moovWritten = true
         }
         var w = ByteWriter(capacity: 1024 + runs.reduce(0) { $0 + $1.sizes.count * 16 })
@@ -162,6 +177,13 @@ extension MP4Muxer {
         }
         let moofSize = w.count
         for (field, start) in offsetFields { w.patchU32(at: field, UInt32(moofSize + 8 + start)) }
+        guard let file else {
+            w.u32(UInt32(fragmentData.count + 8))
+            w.fourCC("mdat")
+            try receiver?.receiveFragment(header: Self.segmentType + w.bytes, media: fragmentData, info: info(of: runs))
+            fragmentSequence += 1
+            return
+        }
         let moofOffset = file.position
         if randomAccess.count < tracks.count { randomAccess += Array(repeating: [], count: tracks.count - randomAccess.count) }
         for (k, run) in runs.enumerated() {
@@ -175,5 +197,30 @@ extension MP4Muxer {
         try file.write(fragmentData)
         try file.flush()
         fragmentSequence += 1
+    }
+
+    /// styp in front of each fragment handed to a receiver: a media segment (msdh) that can be
+    /// indexed (msix), what ffmpeg's hls and dash muxers write.
+    static let segmentType: [UInt8] = {
+        var w = ByteWriter(capacity: 24)
+        w.box("styp") { w in
+            w.fourCC("msdh")
+            w.u32(0)
+            w.fourCC("msdh")
+            w.fourCC("msix")
+        }
+        return w.bytes
+    }()
+
+    /// The fragment's place and length on the lead track (see `MP4FragmentInfo`).
+    func info(of runs: [FragmentRun]) -> MP4FragmentInfo {
+        func length(_ r: FragmentRun) -> MediaTime {
+            tracks[r.track].time(r.durations.reduce(0) { $0 + Int64($1) })
+        }
+        let lead = runs.first { $0.track == leadTrack }
+            ?? runs.max { length($0).seconds < length($1).seconds }!
+        let independent = runs.allSatisfy { !tracks[$0.track].description.isVideo || $0.flags.first == 0x0200_0000 }
+        return MP4FragmentInfo(sequence: fragmentSequence + 1, start: tracks[lead.track].time(lead.baseDecodeTime),
+                               duration: length(lead), independent: independent)
     }
 }

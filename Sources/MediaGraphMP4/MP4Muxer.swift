@@ -43,8 +43,13 @@ public final class MP4Muxer {
     var scratch: [UInt8] = []
     // fragmented mode
     var leadTrack = 0
-    /// Decode time (lead track ticks) where the current fragment began.
+    /// Decode time (lead track ticks) where the current fragment began, and where the first did.
     var fragmentStart: Int64?
+    var fragmentOrigin: Int64 = 0
+    /// Cuts decided so far (`.grid` puts the next one at the following multiple).
+    var cutsNoted: Int64 = 0
+    /// Takes the pieces instead of `file` (`init(path:fragmentsTo:options:)`).
+    var receiver: MP4FragmentReceiver?
     var fragmentCuts: [MediaTime] = []
     var fragmentSequence: UInt32 = 0
     var moovWritten = false
@@ -55,15 +60,7 @@ public final class MP4Muxer {
     /// Opens the output (an unnamed or hidden temporary beside `path` in normal mode): an
     /// unwritable directory fails here.
     public init(path: String, options: MP4MuxerOptions = MP4MuxerOptions()) throws {
-        if let r = options.rotation, ![0, 90, 180, 270].contains(r) {
-            throw MP4MuxerError.invalidOption("rotation \(r) is not one of 0, 90, 180, 270")
-        }
-        guard options.fragmentDuration > 0, options.chunkDuration > 0 else {
-            throw MP4MuxerError.invalidOption("fragment and chunk durations must be positive")
-        }
-        if let ts = options.movieTimescale, ts <= 0 || ts > Int64(UInt32.max) {
-            throw MP4MuxerError.invalidOption("movie timescale \(ts) is not in 1…\(UInt32.max)")
-        }
+        try Self.check(options)
         self.path = path
         self.options = options
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
@@ -78,6 +75,32 @@ public final class MP4Muxer {
             }
         } catch let e as MP4IOError {
             throw MP4MuxerError.io(e)
+        }
+    }
+
+    /// A fragmented MP4 handed out in pieces, no file of its own: the initialization segment and
+    /// then each fragment go to `receiver` as they complete (`options.fragmented` is implied).
+    /// Each fragment starts with a styp box (brands msdh, msix), as a DASH or HLS media segment
+    /// does, and the file ends without mfra (a segment index belongs to the playlist).
+    /// - Parameter path: names the output in messages (an HLS writer's playlist).
+    public init(path: String, fragmentsTo receiver: MP4FragmentReceiver, options: MP4MuxerOptions = MP4MuxerOptions()) throws {
+        var options = options
+        options.fragmented = true
+        try Self.check(options)
+        self.path = path
+        self.options = options
+        self.receiver = receiver
+    }
+
+    static func check(_ options: MP4MuxerOptions) throws {
+        if let r = options.rotation, ![0, 90, 180, 270].contains(r) {
+            throw MP4MuxerError.invalidOption("rotation \(r) is not one of 0, 90, 180, 270")
+        }
+        guard options.fragmentDuration > 0, options.chunkDuration > 0 else {
+            throw MP4MuxerError.invalidOption("fragment and chunk durations must be positive")
+        }
+        if let ts = options.movieTimescale, ts <= 0 || ts > Int64(UInt32.max) {
+            throw MP4MuxerError.invalidOption("movie timescale \(ts) is not in 1…\(UInt32.max)")
         }
     }
 
@@ -257,6 +280,8 @@ public final class MP4Muxer {
                 try writeRandomAccessIndex()
                 try file?.closeFile()
                 file = nil
+                try receiver?.finishFragments()
+                receiver = nil
             } else {
                 try drain(final: true)
                 try finalizeNormal()
@@ -290,6 +315,8 @@ public final class MP4Muxer {
         // a fragmented file that failed keeps its complete fragments (as after a crash)
         if options.fragmented && !removeOutput { try? file?.closeFile() } else { file?.discard() }
         file = nil
+        receiver?.abandon(cancelled: removeOutput)
+        receiver = nil
         destination?.discard()
         destination = nil
         for t in tracks { t.queue.removeAll() }

@@ -56,6 +56,8 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var fragmented: Bool
     /// Minimum fragment length in seconds; a fragment starts at the first video key frame after it.
     public var fragmentDuration: Double
+    /// How `fragmentDuration` places the cuts.
+    public var fragmentCut: MP4FragmentCut
     /// Clockwise display rotation in degrees, 0, 90, 180 or 270, for every video track's matrix;
     /// nil leaves each track its own (`MP4TrackMetadata.rotation`, from the stream's format).
     public var rotation: Int?
@@ -73,10 +75,12 @@ public struct MP4MuxerOptions: Sendable, Equatable {
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
                 rotation: Int? = nil, movieTimescale: Int64? = nil, forceCo64: Bool = false,
-                chunkDuration: Double = 1.0, appleBrand: Bool = false, tags: MP4Tags? = nil) {
+                chunkDuration: Double = 1.0, appleBrand: Bool = false, tags: MP4Tags? = nil,
+                fragmentCut: MP4FragmentCut = .sincePrevious) {
         self.fastStart = fastStart
         self.fragmented = fragmented
         self.fragmentDuration = fragmentDuration
+        self.fragmentCut = fragmentCut
         self.rotation = rotation
         self.movieTimescale = movieTimescale
         self.forceCo64 = forceCo64
@@ -84,6 +88,17 @@ public struct MP4MuxerOptions: Sendable, Equatable {
         self.appleBrand = appleBrand
         self.tags = tags
     }
+}
+
+/// Where a fragmented file is cut: always at the lead track's first sync sample (a video key
+/// frame; any sample of audio only) once the rule says a fragment is due.
+public enum MP4FragmentCut: Sendable, Equatable {
+    /// At least `fragmentDuration` after the previous cut (the mp4 sink's `fragment-duration`).
+    case sincePrevious
+    /// At or after the next multiple of `fragmentDuration` from the first sample, as ffmpeg's
+    /// hls muxer cuts at `hls_time`: with key frames every 1.5 s and 2 s segments that gives
+    /// 3, 1.5, 1.5, … (4.5 and 6 s cuts), so the segments keep to the asked length on average.
+    case grid
 }
 
 /// A track of one muxer, as returned by `addVideoTrack` / `addAudioTrack`.

@@ -22,38 +22,25 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     static let metadataParam = Param<JSONValue?>(
         spec: .json("metadata", default: .object([], nil),
                     doc: "movie tags, as ffmpeg's -metadata: {\"title\": \"…\", \"artist\": \"…\"}; keys: " + MP4Tags.keys.map(\.name).joined(separator: ", "))) { $0[$1] }
-    static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
-                                         doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
+    static let endParam = MP4Feed.endParam
 
     let path: String
     var options: MP4MuxerOptions
     /// Tags the `metadata` param sets, and those it removes (given as "").
     let givenTags: MP4Tags?
     let removedTags: Set<String>
-    var formats: [MediaFormat] = []
-    var names: [String]
-    var muxer: MP4Muxer?
-    var tracks: [MP4TrackID] = []
-    var timescales: [Int64] = []
-    /// Last dts seen per input (seconds), to read inputs in decode order.
-    var lastDTS: [Double] = []
-    var ended: [Bool] = []
-    /// Packets received per input (for error messages).
-    var packets: [Int] = []
-    let end: SyncEnd
-    var shortest = ShortestCut(inputs: 0)
+    let feed: MP4Feed
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
         path = p[Self.pathParam]
-        names = setup.connectedInputs
+        feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
         options = MP4MuxerOptions(fastStart: p[Self.faststart], fragmented: p[Self.fragmented],
                                   fragmentDuration: p[Self.fragmentDuration],
                                   rotation: p[Self.rotation].flatMap { Int($0) },
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64],
                                   appleBrand: ["m4a", "m4v"].contains(Self.fileExtension(path)))
         (givenTags, removedTags) = try Self.tags(p[Self.metadataParam])
-        end = p[Self.endParam]
     }
 
     /// The `metadata` object as tags to set (string values, numbers taken as written, known
@@ -95,14 +82,9 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
-        formats = inputs.map(\.format)
-        names = inputs.map(\.port)
-        lastDTS = Array(repeating: -.infinity, count: inputs.count)
-        ended = Array(repeating: false, count: inputs.count)
-        packets = Array(repeating: 0, count: inputs.count)
-        shortest = ShortestCut(inputs: inputs.count)
+        feed.configure(inputs: inputs)
         // the first input's file tags, as ffmpeg keeps its first input file's, under what the graph sets
-        let copied = formats.lazy.map { $0.tags.movie }.first { !$0.isEmpty } ?? [:]
+        let copied = feed.formats.lazy.map { $0.tags.movie }.first { !$0.isEmpty } ?? [:]
         let tags = MP4Tags(copying: copied, overrides: givenTags, removing: removedTags)
         options.tags = tags.isEmpty ? nil : tags
         return []
@@ -110,77 +92,18 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
 
     public func start() throws {
         try OutputDirectory.prepare(for: path)
-        let m = try MP4Muxer(path: path, options: options)
-        for f in formats {
-            let id = try m.addTrack(for: f)
-            tracks.append(id)
-            timescales.append(m.timescale(of: id) ?? 90000)
-        }
-        muxer = m
+        try feed.attach(try MP4Muxer(path: path, options: options))
     }
 
-    /// With `end: shortest` the inputs are read strictly in decode order, so that when one ends
-    /// the others have not been read far past it (their packets after the cut are left out, and
-    /// those already written stay). Otherwise a full queue is taken early (it costs little).
-    public var waitsForPreferredInput: Bool { end == .shortest }
-
-    /// The input whose last sample is earliest in decode time (an input without samples first).
-    public func preferredInput() -> Int? { DecodeOrder.earliest(lastDTS: lastDTS, ended: ended) }
-
+    public var waitsForPreferredInput: Bool { feed.waitsForPreferredInput }
+    public func preferredInput() -> Int? { feed.preferredInput() }
     public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
-        guard let muxer else { return }
-        let tb = buffer.timeBase, ts = timescales[input]
-        let number = packets[input]
-        packets[input] += 1
-        // Timestamps come from files (an IVF pts is any 64-bit value): rescale with a 128-bit
-        // intermediate and refuse what does not fit, instead of overflowing.
-        func ticks(_ v: Int64, _ what: String) throws -> Int64 {
-            guard v != SampleBuffer.noTime else {
-                throw NodeFailure("input '\(names[input])': packet \(number) has no \(what)")
-            }
-            guard let t = MediaTime.rescale(v, timeBase: tb, to: ts) else {
-                throw NodeFailure("input '\(names[input])': packet \(number): \(what) \(v) in time base \(tb) does not fit 64 bits in the track timescale \(ts)")
-            }
-            return t
-        }
-        if end == .shortest {
-            let seconds = tb.doubleValue
-            guard shortest.keeps(input: input, dts: Double(buffer.dts) * seconds,
-                                 end: Double(buffer.pts &+ max(0, buffer.duration)) * seconds) else {
-                try inputEnded(input)
-                return
-            }
-        }
-        let sample = MP4Sample(data: buffer.packetBytes, pts: try ticks(buffer.pts, "pts"), dts: try ticks(buffer.dts, "dts"),
-                               duration: try ticks(buffer.duration, "duration"),
-                               isSync: buffer.flags.contains(.keyFrame), configuration: buffer.codecConfiguration)
-        lastDTS[input] = Double(buffer.dts) * tb.doubleValue
-        do { try muxer.append(sample, to: tracks[input]) } catch { throw NodeFailure("input '\(names[input])': \(error)") }
+        try feed.process(buffer, input: input)
     }
-
-    public func inputEnded(_ input: Int) throws {
-        guard !ended[input] else { return }
-        ended[input] = true
-        try muxer?.finishTrack(tracks[input])
-        guard end == .shortest, let muxer, shortest.ended(input), let cut = shortest.cut else { return }
-        // inputs read ahead of the cut (from one file, all streams end together at its end)
-        for k in tracks.indices where !ended[k] {
-            let from = Int64((cut.seconds * Double(timescales[k])).rounded(.up))
-            shortest.noteLeftOut(muxer.dropQueued(from: from, in: tracks[k]), input: k)
-        }
-    }
-
-    /// With `end: shortest`, once an input has ended and every other one has reached that time.
-    public var hasEnded: Bool { shortest.cut != nil && !ended.contains(false) }
-    public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { end.outputEnds(whenInputsEnd: inputsEnd) }
-
-    public var runNotes: [String] {
-        guard let cut = shortest.cut else { return [] }
-        let others = shortest.leftOut.enumerated().filter { $0.element > 0 }.map { "\($0.element) of '\(names[$0.offset])'" }
-        return ["end: shortest: the file ends at \(TimeValue.clock(Rational(Int64((cut.seconds * 1e6).rounded()), 1_000_000))), where input '\(names[cut.input])' ended"
-                + (others.isEmpty ? "" : "; packets left out after it: " + others.joined(separator: ", "))]
-    }
-
-    public func finish(output: NodeOutput) throws { try muxer?.finish() }
-    public func abort() { muxer?.cancel() }
+    public func inputEnded(_ input: Int) throws { try feed.inputEnded(input) }
+    public var hasEnded: Bool { feed.hasEnded }
+    public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { feed.ends(whenInputsEnd: inputsEnd) }
+    public var runNotes: [String] { feed.runNotes }
+    public func finish(output: NodeOutput) throws { try feed.muxer?.finish() }
+    public func abort() { feed.muxer?.cancel() }
 }
