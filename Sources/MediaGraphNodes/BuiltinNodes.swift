@@ -77,6 +77,7 @@ public enum BuiltinNodes {
         // containers and elementary streams
         r.add(MP4Sink.self)
         r.add(MatroskaSink.self)
+        r.add(HLSSink.self)
         r.add(H264Sink.self)
         r.add(HEVCSink.self)
         r.add(IVFSink.self)

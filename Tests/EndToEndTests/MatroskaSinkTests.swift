@@ -262,14 +262,8 @@ import Testing
     /// A read-only directory and a full disk: exit 1, the node, the path and the reason, and no
     /// file (nor a temporary one) left.
     @Test func unwritableDirectoryAndFullDiskFailCleanly() throws {
-        for (flags, size, frames) in [(UInt(MS_RDONLY), "64k", 30), (0, "256k", 300)] {
+        for (flags, size, frames) in [(UInt(MS_RDONLY), "64k", 30), (0, "256k", 300)] { try ScratchMount.with(flags: flags, size: size) { out in
             let dir = CLI.tempDir()
-            let out = CLI.tempDir()
-            guard mount("tmpfs", out, "tmpfs", flags, "size=\(size)") == 0 else {
-                Issue.record("mounting a tmpfs needs root: \(String(cString: strerror(errno)))")
-                return
-            }
-            defer { umount(out) }
             let g = CLI.writeGraph("""
             { "nodes": { "src": { "type": "testsrc", "params": { "width": 320, "height": 240, "frames": \(frames) } },
                          "enc": { "type": "vp9", "params": { "deadline": "realtime", "cpu-used": 8, "bitrate": 4000 } },
@@ -283,6 +277,6 @@ import Testing
             #expect(r.stderr.contains("\(out)/o.webm"), "\(r.stderr)")
             #expect(r.stderr.contains(reason), "\(r.stderr)")
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: out)) ?? ["?"]).isEmpty)
-        }
+        } }
     }
 }

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaGraphCore
+
+/// Writes an HLS stream with fragmented-MP4 segments from the pieces an `MP4Muxer` hands out
+/// (`MP4Muxer(path:fragmentsTo:options:)`): the initialization segment `<prefix>_init.mp4`,
+/// media segments `<prefix>0.m4s`, `<prefix>1.m4s`, … beside the playlist, and the playlist.
+///
+/// Every file appears only when complete (a hidden or unnamed temporary, fsync, rename), so a
+/// player never reads half a segment or half a playlist. A VOD playlist is written once, at
+/// the end; an EVENT playlist after every segment, so a player can follow a running job.
+/// After a failure an EVENT stream keeps what its playlist lists (like a fragmented MP4 cut
+/// short); a VOD stream, or any cancelled one, removes every file it wrote. `outcome` says which.
+public final class HLSWriter: MP4FragmentReceiver {
+    public let playlistPath: String
+    /// Folder of the playlist ("" for the current one), with a trailing slash.
+    let folder: String
+    let prefix: String
+    public private(set) var playlist: HLSPlaylist
+    /// Opened at once, so an unwritable folder fails before any media is made.
+    var initFile: OutputFile?
+    /// Files this writer has put in place, to remove on failure of a VOD stream.
+    var written: [String] = []
+    /// After a failure or cancel: what was kept or removed, for the error message.
+    public private(set) var outcome: String?
+
+    /// - Parameters:
+    ///   - segmentPrefix: segment file names start with it; it must not contain "/".
+    public init(playlistPath: String, segmentPrefix: String, kind: HLSPlaylist.Kind) throws {
+        guard !segmentPrefix.isEmpty, !segmentPrefix.contains("/") else {
+            throw MP4MuxerError.invalidOption("HLS segment name '\(segmentPrefix)' must be a file name without '/'")
+        }
+        self.playlistPath = playlistPath
+        folder = playlistPath.lastIndex(of: "/").map { String(playlistPath[...$0]) } ?? ""
+        prefix = segmentPrefix
+        let initName = segmentPrefix + "_init.mp4"
+        playlist = HLSPlaylist(kind: kind, mapURI: HLSPlaylist.uri(forFileName: initName))
+        do { initFile = try OutputFile(path: folder + initName, bufferSize: 64 << 10) } catch let e as MP4IOError {
+            throw MP4MuxerError.io(e)
+        }
+    }
+
+    deinit { initFile?.discard() }
+
+    public func receiveInitialization(_ bytes: [UInt8]) throws {
+        guard let file = initFile else { return }
+        try file.write(bytes)
+        try file.closeFile()
+        initFile = nil
+        written.append(file.path)
+    }
+
+    public func receiveFragment(header: [UInt8], media: [UInt8], info: MP4FragmentInfo) throws {
+        let name = prefix + String(playlist.segments.count) + ".m4s"
+        let file = try OutputFile(path: folder + name, bufferSize: 64 << 10)
+        do {
+            try file.write(header)
+            try file.write(media)
+            try file.closeFile()
+        } catch {
+            file.discard()
+            throw error
+        }
+        written.append(file.path)
+        playlist.segments.append(HLSPlaylist.Segment(uri: HLSPlaylist.uri(forFileName: name), duration: info.duration,
+                                                     independent: info.independent))
+        if playlist.kind == .event { try writePlaylist() }
+    }
+
+    public func finishFragments() throws {
+        playlist.ended = true
+        try writePlaylist()
+    }
+
+    /// Replaces the playlist whole: a reader sees the old one or the new one, never a mix.
+    func writePlaylist() throws {
+        let file = try OutputFile(path: playlistPath, bufferSize: 64 << 10)
+        do {
+            try file.write(Array(playlist.text.utf8))
+            try file.closeFile()
+        } catch {
+            file.discard()
+            throw error
+        }
+        if !written.contains(playlistPath) { written.append(playlistPath) }
+    }
+
+    public func abandon(cancelled: Bool) {
+        initFile?.discard()
+        initFile = nil
+        let n = playlist.segments.count
+        if playlist.kind == .event && !cancelled && written.contains(playlistPath) {
+            let seconds = playlist.segments.reduce(0) { $0 + $1.duration.seconds }
+            let length = HLSPlaylist.decimal(MediaTime(value: Int64((seconds * 1e6).rounded()), timescale: 1_000_000))
+            outcome = "kept '\(playlistPath)' with the \(n) complete segment\(n == 1 ? "" : "s") written (\(length) s), without #EXT-X-ENDLIST"
+            return
+        }
+        for path in written { unlink(path) }
+        outcome = written.isEmpty ? "no file was written"
+            : "removed the \(written.count) file\(written.count == 1 ? "" : "s") written (\(n) segment\(n == 1 ? "" : "s"))"
+        written.removeAll()
+    }
+}

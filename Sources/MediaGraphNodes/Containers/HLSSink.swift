@@ -1,0 +1,96 @@
+import MediaGraphCore
+import MediaGraphMP4
+
+/// `hls`: HTTP Live Streaming output with fragmented-MP4 segments, what ffmpeg writes with
+/// `-f hls -hls_segment_type fmp4`: the mp4 muxer's fragments, one per segment, each in a file
+/// of its own beside the playlist (`HLSWriter`). One playlist holds both tracks, as ffmpeg's
+/// does without `-var_stream_map`. See Docs/hls.md.
+public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
+    public static let typeInfo = NodeTypeInfo(
+        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; H.264 or HEVC video and AAC audio; every file appears only when complete.",
+        category: .sink,
+        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC)", optional: true),
+                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC)", optional: true)],
+        params: ParamSpec.list(pathParam, segmentDuration, playlistType, segmentName, endParam))
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the playlist, a .m3u8 file; the segments go beside it")
+    static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
+                                               doc: "target segment length in seconds, ffmpeg's hls_time: a segment ends at the first video key frame at or after the next multiple of it")
+    static let playlistType = Param<String>("playlist-type", oneOf: HLSPlaylist.Kind.allCases.map(\.rawValue), default: "vod",
+                                            doc: "vod: the playlist is written once, complete, at the end; event: rewritten after every segment, so a player can follow a running job (ffmpeg's hls_playlist_type)")
+    static let segmentName = Param<String?>("segment-name",
+                                            doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4); default: the playlist's name without .m3u8")
+    static let endParam = MP4Feed.endParam
+
+    /// Codecs HLS players take in fMP4 segments; the ports take the mp4 muxer's others only to
+    /// refuse them with a message saying what to use.
+    static let playable: Set<Codec> = [.h264, .hevc, .aac]
+
+    let path: String
+    let kind: HLSPlaylist.Kind
+    let prefix: String
+    let options: MP4MuxerOptions
+    let feed: MP4Feed
+    var writer: HLSWriter?
+
+    public init(setup: NodeSetup) throws {
+        let p = setup.params
+        path = p[Self.pathParam]
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard MP4Sink.fileExtension(path) == "m3u8", name.count > ".m3u8".count else {
+            throw NodeFailure("param 'path': '\(path)' is not a playlist name: expected a file ending in .m3u8 (the segments are written beside it)")
+        }
+        kind = HLSPlaylist.Kind(rawValue: p[Self.playlistType]) ?? .vod
+        prefix = p[Self.segmentName] ?? String(name.dropLast(".m3u8".count))
+        guard !prefix.isEmpty, !prefix.contains("/"), !prefix.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
+            throw NodeFailure("param 'segment-name': '\(prefix)' is not a file name: expected one without '/' or control characters (the segments go beside the playlist)")
+        }
+        options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
+        feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        for i in inputs {
+            guard let codec = i.format.codec, !Self.playable.contains(codec) else { continue }
+            let use = codec.isVideo ? "encode the video with h264 or hevc" : "encode the audio with aac"
+            throw NodeFailure("input '\(i.port)': \(codec.rawValue) is not written to HLS segments, which players take as H.264 or HEVC video and AAC audio: \(use) (or use the mp4 or matroska sink)")
+        }
+        feed.configure(inputs: inputs)
+        return []
+    }
+
+    public func start() throws {
+        try OutputDirectory.prepare(for: path)
+        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind)
+        writer = w
+        try feed.attach(try MP4Muxer(path: path, fragmentsTo: w, options: options))
+    }
+
+    public var waitsForPreferredInput: Bool { feed.waitsForPreferredInput }
+    public func preferredInput() -> Int? { feed.preferredInput() }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        do { try feed.process(buffer, input: input) } catch { throw withOutcome(error) }
+    }
+
+    public func inputEnded(_ input: Int) throws { try feed.inputEnded(input) }
+    public var hasEnded: Bool { feed.hasEnded }
+    public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { feed.ends(whenInputsEnd: inputsEnd) }
+
+    public var runNotes: [String] {
+        guard let w = writer, w.playlist.ended else { return feed.runNotes }
+        let n = w.playlist.segments.count
+        return feed.runNotes + ["\(n) segment\(n == 1 ? "" : "s"), target duration \(w.playlist.targetDuration) s"]
+    }
+
+    public func finish(output: NodeOutput) throws {
+        do { try feed.muxer?.finish() } catch { throw withOutcome(error) }
+    }
+
+    public func abort() { feed.muxer?.cancel() }
+
+    /// A failure with what became of the files written so far (kept or removed).
+    func withOutcome(_ error: Error) -> Error {
+        guard let outcome = writer?.outcome else { return error }
+        return NodeFailure("\(error); \(outcome)")
+    }
+}
