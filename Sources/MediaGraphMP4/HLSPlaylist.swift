@@ -12,6 +12,12 @@ public struct HLSPlaylist: Sendable, Equatable {
         public var duration: MediaTime
         /// Starts with a key frame on every video track (`#EXT-X-INDEPENDENT-SEGMENTS` needs all).
         public var independent: Bool
+
+        public init(uri: String, duration: MediaTime, independent: Bool) {
+            self.uri = uri
+            self.duration = duration
+            self.independent = independent
+        }
     }
 
     public var kind: Kind
@@ -57,23 +63,14 @@ public struct HLSPlaylist: Sendable, Equatable {
         return "\(micro / 1_000_000)." + String(repeating: "0", count: 6 - fraction.count) + fraction
     }
 
-    /// A file name as a URI relative to the playlist: RFC 3986 unreserved characters as they
-    /// are, every other byte percent-encoded (so a quote or a space cannot break a tag).
-    public static func uri(forFileName name: String) -> String {
-        var out = ""
-        for b in name.utf8 {
-            switch b {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
-                 UInt8(ascii: "_"), UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(b))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out += "%"
-                out.unicodeScalars.append(hex[Int(b >> 4)])
-                out.unicodeScalars.append(hex[Int(b & 15)])
-            }
+    /// The first character of a file name that cannot stand in the playlist as its URI, if any.
+    /// Names are written as they are, as ffmpeg writes them (ffmpeg's HLS reader opens a local
+    /// URI literally, without decoding %20; a browser resolving the relative URI encodes a space
+    /// itself), so these are refused instead: `"` ends the quoted #EXT-X-MAP URI, `#` `?` `%` `\`
+    /// change what a URI means, control characters break lines, and `/` leaves the folder.
+    public static func unusableCharacter(inFileName name: String) -> Character? {
+        name.first { c in
+            "\"#?%\\/".contains(c) || c.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
         }
-        return out
     }
 }

@@ -26,16 +26,16 @@ public final class HLSWriter: MP4FragmentReceiver {
     public private(set) var outcome: String?
 
     /// - Parameters:
-    ///   - segmentPrefix: segment file names start with it; it must not contain "/".
+    ///   - segmentPrefix: segment file names start with it; see `HLSPlaylist.unusableCharacter`.
     public init(playlistPath: String, segmentPrefix: String, kind: HLSPlaylist.Kind) throws {
-        guard !segmentPrefix.isEmpty, !segmentPrefix.contains("/") else {
-            throw MP4MuxerError.invalidOption("HLS segment name '\(segmentPrefix)' must be a file name without '/'")
+        if segmentPrefix.isEmpty || HLSPlaylist.unusableCharacter(inFileName: segmentPrefix) != nil {
+            throw MP4MuxerError.invalidOption("HLS segment name '\(segmentPrefix)' must be a file name without \" # ? % \\ / or control characters")
         }
         self.playlistPath = playlistPath
         folder = playlistPath.lastIndex(of: "/").map { String(playlistPath[...$0]) } ?? ""
         prefix = segmentPrefix
         let initName = segmentPrefix + "_init.mp4"
-        playlist = HLSPlaylist(kind: kind, mapURI: HLSPlaylist.uri(forFileName: initName))
+        playlist = HLSPlaylist(kind: kind, mapURI: initName)
         do { initFile = try OutputFile(path: folder + initName, bufferSize: 64 << 10) } catch let e as MP4IOError {
             throw MP4MuxerError.io(e)
         }
@@ -63,7 +63,7 @@ public final class HLSWriter: MP4FragmentReceiver {
             throw error
         }
         written.append(file.path)
-        playlist.segments.append(HLSPlaylist.Segment(uri: HLSPlaylist.uri(forFileName: name), duration: info.duration,
+        playlist.segments.append(HLSPlaylist.Segment(uri: name, duration: info.duration,
                                                      independent: info.independent))
         if playlist.kind == .event { try writePlaylist() }
     }

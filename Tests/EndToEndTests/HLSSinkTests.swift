@@ -197,6 +197,7 @@ import Testing
             ("h264", #""path": "out.m3u8", "segment-duration": 5000"#, "segment-duration"),
             ("h264", #""path": "out.m3u8", "playlist-type": "live""#, "playlist-type"),
             ("h264", #""path": "out.m3u8", "segment-name": "a/b""#, "param 'segment-name'"),
+            ("h264", #""path": "a#b.m3u8""#, "param 'segment-name': the playlist's name 'a#b.m3u8' gives segment names with '#'"),
             ("vp9", #""path": "out.m3u8""#, "vp9 is not written to HLS segments, which players take as H.264 or HEVC video and AAC audio: encode the video with h264 or hevc"),
         ]
         for c in cases {

@@ -40,9 +40,14 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
             throw NodeFailure("param 'path': '\(path)' is not a playlist name: expected a file ending in .m3u8 (the segments are written beside it)")
         }
         kind = HLSPlaylist.Kind(rawValue: p[Self.playlistType]) ?? .vod
-        prefix = p[Self.segmentName] ?? String(name.dropLast(".m3u8".count))
-        guard !prefix.isEmpty, !prefix.contains("/"), !prefix.unicodeScalars.contains(where: { $0.value < 0x20 }) else {
-            throw NodeFailure("param 'segment-name': '\(prefix)' is not a file name: expected one without '/' or control characters (the segments go beside the playlist)")
+        let given = p[Self.segmentName]
+        prefix = given ?? String(name.dropLast(".m3u8".count))
+        if prefix.isEmpty || prefix.contains("/") {
+            throw NodeFailure("param 'segment-name': '\(prefix)' is not a file name: expected one without '/' (the segments go beside the playlist)")
+        }
+        if let c = HLSPlaylist.unusableCharacter(inFileName: prefix) {
+            let whose = given == nil ? "the playlist's name '\(name)' gives segment names" : "'\(prefix)' gives segment names"
+            throw NodeFailure("param 'segment-name': \(whose) with \(c.unicodeScalars.first!.value < 0x20 ? "a control character" : "'\(c)'"), which a playlist cannot list as it is; set \"segment-name\" to a name without \" # ? % \\ or control characters")
         }
         options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
