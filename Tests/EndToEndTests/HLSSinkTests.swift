@@ -151,11 +151,10 @@ import Testing
         #expect(play.out.contains(#""totalVideoFrames": 210"#), "\(play.out)")
     }
 
-    /// `event`: the playlist is there, complete, while the job still runs (after its first
-    /// segment, without #EXT-X-ENDLIST); Ctrl-C then ends the run in order, and the final
-    /// playlist says EVENT, ends with ENDLIST and lists every picture made (ffprobe decodes them).
-    @Test func eventPlaylistIsReadableWhileRunningAndEndsOnCtrlC() throws {
-        let dir = CLI.tempDir()
+    /// Starts a long job writing an `event` playlist (0.5 s segments of 640x360 testsrc) and
+    /// returns it with the first playlist read while it runs, which must be complete (header,
+    /// EVENT, no ENDLIST, every listed segment there) and list at least one segment.
+    static func startEventJob(in dir: String) throws -> (Process, [(seconds: Double, uri: String)]) {
         let g = CLI.writeGraph("""
         { "nodes": { "src": { "type": "testsrc", "params": { "width": 640, "height": 360, "frames": 100000 } },
                      "venc": { "type": "h264", "params": { "preset": "veryfast", "keyint": 15 } },
@@ -168,7 +167,6 @@ import Testing
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice
         try p.run()
-        defer { if p.isRunning { kill(p.processIdentifier, SIGKILL) } }
         var seen: String?
         let deadline = Date().addingTimeInterval(6 * CLI.timeLimit)
         while p.isRunning && Date() < deadline {
@@ -178,13 +176,32 @@ import Testing
             }
             usleep(10_000)
         }
-        let early = try #require(seen, "no playlist while the job ran")
+        guard let early = seen else {
+            kill(p.processIdentifier, SIGKILL)
+            throw CancellationError()
+        }
         #expect(early.hasPrefix("#EXTM3U\n") && early.hasSuffix("\n") && early.contains("#EXT-X-PLAYLIST-TYPE:EVENT\n"), "\(early)")
         #expect(!early.contains("#EXT-X-ENDLIST"), "\(early)")
         let listed = Self.segments(early.split(separator: "\n").map(String.init))
         #expect(!listed.isEmpty && listed.allSatisfy { FileManager.default.fileExists(atPath: dir + "/" + $0.uri) }, "\(early)")
-
         Thread.sleep(forTimeInterval: 0.5)
+        return (p, listed)
+    }
+
+    /// Pictures ffprobe decodes through a playlist, and those its #EXTINF durations add up to (30 fps).
+    static func decodedAndListed(_ playlist: String) throws -> (decoded: Set<Substring>, listed: Int) {
+        let seconds = Self.segments(try Self.lines(playlist)).map(\.seconds).reduce(0, +)
+        let decoded = try MatroskaSinkTests.ffprobe(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                                                     "-of", "csv=p=0", playlist])
+        return (Set(decoded.split(separator: "\n")), Int((seconds * 30).rounded()))
+    }
+
+    /// `event`: the playlist is there, complete, while the job still runs; Ctrl-C then ends the
+    /// run in order, and the final playlist says EVENT, ends with ENDLIST, keeps what it listed
+    /// and lists every picture made (ffprobe decodes them).
+    @Test func eventPlaylistIsReadableWhileRunningAndEndsOnCtrlC() throws {
+        let dir = CLI.tempDir()
+        let (p, listed) = try Self.startEventJob(in: dir)
         kill(p.processIdentifier, SIGINT)
         p.waitUntilExit()
         #expect(p.terminationStatus == 130)
@@ -193,10 +210,34 @@ import Testing
         #expect(final.suffix(2) == ["#EXT-X-ENDLIST", ""])
         let all = Self.segments(final)
         #expect(all.count > listed.count && Array(all.prefix(listed.count)).map(\.uri) == listed.map(\.uri), "\(final)")
-        let pictures = Int((all.map(\.seconds).reduce(0, +) * 30).rounded())
-        let decoded = try MatroskaSinkTests.ffprobe(["-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-                                                     "-of", "csv=p=0", dir + "/live.m3u8"])
-        #expect(Set(decoded.split(separator: "\n")) == [Substring(String(pictures))], "\(decoded) pictures decoded, \(pictures) listed")
+        let (decoded, pictures) = try Self.decodedAndListed(dir + "/live.m3u8")
+        #expect(decoded == [Substring(String(pictures))], "\(decoded) pictures decoded, \(pictures) listed")
+    }
+
+    /// A killed job (SIGKILL: nothing runs after it) leaves an `event` playlist that lists only
+    /// whole segments, all there, every picture of them decodable, and no other file but the
+    /// segment being written when it was killed (never half of one: it had no name yet).
+    @Test func killedEventJobLeavesAPlayablePlaylist() throws {
+        let dir = CLI.tempDir()
+        let (p, _) = try Self.startEventJob(in: dir)
+        kill(p.processIdentifier, SIGKILL)
+        p.waitUntilExit()
+        let lines = try Self.lines(dir + "/live.m3u8")
+        #expect(!lines.contains("#EXT-X-ENDLIST") && lines.last == "", "\(lines)")
+        let listed = Self.segments(lines).map(\.uri)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0 != "g.json" }.sorted()
+        // the playlist is rewritten just after each segment: one more may be there, unlisted
+        let expected = (["live.m3u8", "live_init.mp4"] + listed).sorted()
+        let next = "live\(listed.count).m4s"
+        #expect(files == expected || files == (expected + [next]).sorted(), "\(files) for \(listed)")
+        // ffmpeg's HLS reader takes a playlist without ENDLIST as live (it starts 3 segments
+        // from the end and waits for more), so the listed segments are joined behind the init
+        // segment and read as one file instead
+        var joined = try Data(contentsOf: URL(fileURLWithPath: dir + "/live_init.mp4"))
+        for uri in listed { joined += try Data(contentsOf: URL(fileURLWithPath: dir + "/" + uri)) }
+        try joined.write(to: URL(fileURLWithPath: dir + "/joined.mp4"))
+        let pictures = Int((Self.segments(lines).map(\.seconds).reduce(0, +) * 30).rounded())
+        #expect(try MatroskaSinkTests.framemd5(["-i", dir + "/joined.mp4"]).count == pictures)
     }
 
     /// Mistakes found before anything runs (exit 2), each naming the node and what to do.
