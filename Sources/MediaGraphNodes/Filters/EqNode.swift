@@ -34,6 +34,7 @@ public final class EqNode: RegisteredNode, VideoNode {
     let perFrame: Bool
     var values = [0.0, 0.0, 0.0, 0.0]
     var frames = 0
+    /// The settings the kernel was last made for (starts as the identity: no kernel).
     var tables = EqTables()
     var kernel: PlaneCurvesKernel?
 
@@ -53,14 +54,18 @@ public final class EqNode: RegisteredNode, VideoNode {
         return [inputs[0].format]
     }
 
-    /// Evaluates the settings with `values` and remakes the kernel when they changed.
+    /// Evaluates the settings with `values` and remakes the kernel when its tables changed (a
+    /// setting that moves with t often gives the same bytes from frame to frame; the kernel's
+    /// pair tables are worth keeping then).
     private func update() throws {
         let v = settings.map { $0.evaluate(values) }
         var next = EqTables()
         next.set(contrast: v[0], brightness: v[1], saturation: v[2], gamma: v[3], gammaR: v[4], gammaG: v[5], gammaB: v[6], gammaWeight: v[7])
-        guard next != tables || (kernel == nil && !next.isIdentity) else { return }
+        guard next != tables else { return }
         tables = next
-        kernel = next.isIdentity ? nil : PlaneCurvesKernel(next.curves)
+        if next.isIdentity { kernel = nil; return }
+        let curves = next.curves
+        if curves != kernel?.curves { kernel = PlaneCurvesKernel(curves) }
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
