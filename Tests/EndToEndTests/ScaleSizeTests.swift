@@ -8,6 +8,8 @@ import Testing
 @Suite struct ScaleSizeTests {
     static let cases: [(params: String, filter: String)] = [
         (#""width": 161, "height": -1"#, "scale=161:-1"),
+        // 104·180/320 = 58.5: a half rounds away from zero, as av_rescale
+        (#""width": 104, "height": -1"#, "scale=104:-1"),
         (#""width": "iw/3", "height": "-2""#, "scale=iw/3:-2"),
         (#""width": 640, "height": 480, "force-original-aspect-ratio": "decrease""#, "scale=640:480:force_original_aspect_ratio=decrease"),
         (#""width": 640, "height": 480, "force-original-aspect-ratio": "increase", "force-divisible-by": 4"#,
