@@ -15,6 +15,7 @@ public enum BuiltinNodes {
         r.add(SineSource.self)
         r.add(WAVSource.self)
         r.add(FileSource.self)
+        r.add(SegmentPartsSource.self)
         r.add(ImageSource.self)
         // filters
         r.add(InvertFilter.self)

@@ -19,6 +19,14 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         let stop = InterruptHandler.stopFlag()
         let graph = options.load(stop: stop)
+        try GraphExecution.run(graph, stop: stop, quiet: quiet, stats: stats, queueCapacity: queueCapacity)
+    }
+}
+
+/// Runs a validated graph as `run` does: signals, progress line, notes, warnings, the stats
+/// table and the exit code. Shared with `run-segment` and `join`, which run graphs of a plan.
+enum GraphExecution {
+    static func run(_ graph: ValidatedGraph, stop: StopFlag, quiet: Bool, stats: Bool = false, queueCapacity: Int = 4) throws {
         if !quiet { for n in graph.notes { Console.error("note: " + n) } }
         var runOptions = GraphRunner.Options()
         runOptions.queueCapacity = max(1, queueCapacity)

@@ -38,11 +38,21 @@ import Testing
         "filesrc-retime-mp4.json": ["demo.json"],
     ]
 
+    /// Graphs that read what mediagraph commands other than `run` write (a plan's parts).
+    static let commandPrerequisites: [String: [[String]]] = [
+        "segments-join-mp4.json": [["plan", "Graphs/demo.json", "--segments", "2", "--work", "out/demo.plan"]]
+            + (0...2).map { ["run-segment", "out/demo.plan/manifest.json", "--index", String($0), "--quiet"] },
+    ]
+
     @Test(arguments: graphs)
     func exampleGraphValidatesAndRuns(_ name: String) throws {
         for p in Self.prerequisites[name] ?? [] {
             let r = try CLI.mediagraph(["run", "--quiet", "Graphs/" + p])
             #expect(r.status == 0, "prerequisite \(p) of \(name): \(r.stderr)")
+        }
+        for command in Self.commandPrerequisites[name] ?? [] {
+            let r = try CLI.mediagraph(command)
+            #expect(r.status == 0, "prerequisite `mediagraph \(command.joined(separator: " "))` of \(name): \(r.stderr)")
         }
         let v = try CLI.mediagraph("validate", "Graphs/" + name)
         #expect(v.status == 0, "validate \(name): \(v.stderr)")

@@ -16,7 +16,7 @@ public struct VideoDecoderStatistics: Sendable, Equatable {
     /// Frames converted with libswscale to the declared format (a pixel format MediaGraph has no
     /// name for, or a stream that changed size or format).
     public var convertedFrames = 0
-    /// Pictures before time zero (the lead-in of a trim), decoded and dropped.
+    /// Pictures before time zero (the lead-in of a trim) or flagged decode-only (of a segment), decoded and dropped.
     public var droppedBeforeZero = 0
     /// Pictures at or after the end mark, decoded and dropped.
     public var droppedAtEnd = 0
@@ -55,6 +55,10 @@ public final class VideoDecoder {
     /// Presentation ends here (packets' time base): later pictures are decoded and dropped. Set
     /// by a packet flagged `BufferFlags.endOfPresentation` (its pts + duration).
     public var endPTS: Int64?
+    /// Pictures at or before this time are decoded and dropped: the latest pts of a packet
+    /// flagged `BufferFlags.decodeOnly`. Every such packet reaches the decoder before a later
+    /// picture can come out (pictures leave in presentation order), so none is shown by mistake.
+    public private(set) var hiddenThroughPTS: Int64?
 
     private let component: String
     private var context: UnsafeMutablePointer<AVCodecContext>?
@@ -165,6 +169,9 @@ public final class VideoDecoder {
         if packet.flags.contains(.endOfPresentation), packet.pts != SampleBuffer.noTime {
             let end = packet.pts + max(0, packet.duration)
             endPTS = min(endPTS ?? end, end)
+        }
+        if packet.flags.contains(.decodeOnly), packet.pts != SampleBuffer.noTime {
+            hiddenThroughPTS = max(hiddenThroughPTS ?? packet.pts, packet.pts)
         }
         // read in place: a demuxed packet's bytes are libavformat's buffer, not copied until here
         try packet.withUnsafeBytes {
@@ -296,7 +303,7 @@ public final class VideoDecoder {
         }
         let info = DecodedPictureInfo(f, width: width, height: height)
         lastPicture = info
-        if pts < 0 {
+        if pts < 0 || pts <= hiddenThroughPTS ?? .min {
             statistics.droppedBeforeZero += 1
             return nil
         }

@@ -21,6 +21,11 @@ public struct BufferFlags: OptionSet, Sendable, Hashable {
     /// With `.interlaced`: the top field (even rows) was sampled first (libavcodec's
     /// `top_field_first`); without it, the bottom field was.
     public static let topFieldFirst = BufferFlags(rawValue: 32)
+    /// On an encoded video packet: decode it (later pictures refer to it) but do not present its
+    /// picture, nor any earlier one (libavformat's AV_PKT_FLAG_DISCARD). A segment of a longer run
+    /// reads the pictures before its start this way and keeps the whole run's clock, so they
+    /// cannot be told apart by a negative time.
+    public static let decodeOnly = BufferFlags(rawValue: 64)
 }
 
 /// What describes a buffer's payload: format, timestamps, flags. A value: a sent `SampleBuffer`

@@ -24,12 +24,16 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                            doc: "a video stream, in its own codec (any libavcodec knows)", repeatable: true),
                   PortSpec("audio", .encodedAudio(Codec.known.filter { $0.kind == .audio }),
                            doc: "an audio stream, in its own codec (any libavcodec knows)", repeatable: true)],
-        params: ParamSpec.list(pathParam, startParam, endParam, durationParam, errorsParam, probeSizeParam, probeDurationParam))
+        params: ParamSpec.list(pathParam, startParam, endParam, durationParam, segmentStartParam, segmentEndParam, errorsParam, probeSizeParam, probeDurationParam))
     static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "the media file")
     static let startParam = Param<TimeValue?>.time(
         "start", doc: "time zero: seek to the key frame at or before it; what comes before is lead-in (dropped by decoders, hidden by muxers)")
     static let endParam = Param<TimeValue?>.time("end", doc: "where presentation ends (a time on the file's clock, like start)")
     static let durationParam = Param<TimeValue?>.time("duration", doc: "how long after start presentation ends (instead of end)")
+    static let segmentStartParam = Param<TimeValue?>.time(
+        "segment-start", doc: "a segment of a longer run (mediagraph run-segment sets it): the video is shown from this time after zero on; pictures before it are decoded only as references, and time zero stays at 'start', so the segment keeps the whole run's timestamps")
+    static let segmentEndParam = Param<TimeValue?>.time(
+        "segment-end", doc: "where the segment's video ends (a time after zero); the next segment starts there")
     static let errorsParam = Param<String>("errors", oneOf: ["stop", "skip"], default: "stop",
                                            doc: "damaged data: stop the run with an error naming the stream and time, or skip it and warn with a count (copied into inserted decoders)")
     static let probeSizeParam = Param<Int>("probe-size", 4096...2_000_000_000, default: 5_000_000,
@@ -93,7 +97,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         // Raw H.264/HEVC has no timestamps: presentation order comes from the picture order count
         let rawFormat = ["h264", "hevc"].contains(demuxer.container.formatName)
-        if rawFormat && (trim.hasStart || trim.lengthMicros != nil) {
+        if rawFormat && (trim.hasStart || trim.lengthMicros != nil || trim.isSegment) {
             throw NodeFailure("params 'start', 'end', 'duration': '\(path)' is a raw \(demuxer.container.formatName) stream without timestamps to trim by; put it in a container first (or cut it after encoding)")
         }
         let zero = (demuxer.container.startTime ?? 0) + trim.startMicros
@@ -114,14 +118,18 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                                             : HEVCAccessUnitTimer(frameRate: info.frameRate, timescale: ts, path: path)
             }
             let offset = Demuxer.rescale(zero, from: micros, to: info.timeBase)
-            let end = trim.lengthMicros.map {
+            var end = trim.lengthMicros.map {
                 Demuxer.rescale(zero + $0, from: micros, to: timeBase) - Demuxer.rescale(zero, from: micros, to: timeBase)
+            }
+            if let e = trim.segmentEndMicros, info.kind == .video {
+                end = min(end ?? .max, FileTrim.ticks(e, in: timeBase))
             }
             let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex],
                                           movieTags: demuxer.container.tags)
             if let w = d.warning { warnings.append(w) }
             let state = FileStreamState(port: k, name: port.name, description: d, offset: offset, end: end)
             state.timer = timer
+            if info.kind == .video { state.segmentStart = trim.segmentStartMicros.map { FileTrim.ticks($0, in: timeBase) } }
             states.append(state)
         }
         self.demuxer = demuxer
@@ -145,7 +153,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
 
     /// Packets the file declares for the streams of these ports (port k is stream state k).
     public func expectedCount(onPorts ports: [Int]) -> Int? {
-        guard !trim.hasStart, trim.lengthMicros == nil else { return nil }
+        guard !trim.hasStart, trim.lengthMicros == nil, !trim.isSegment else { return nil }
         let counts = ports.filter(streams.indices.contains).map { streams[$0].description.info.frameCount }
         return counts.isEmpty || counts.contains(0) ? nil : Int(counts.reduce(0, +))
     }
@@ -199,10 +207,13 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         demuxer.select(selected)
         lookahead.removeAll { !selected.contains($0.streamIndex) }
+        if trim.isSegment, let audio = streams.first(where: { $0.isActive && $0.description.info.kind != .video }) {
+            throw NodeFailure("params 'segment-start', 'segment-end' split video only, but port '\(audio.name)' is connected: read the audio from a filesrc without them (mediagraph plan runs the audio whole, as a task of its own)")
+        }
         startAtTheStreamsRead()
-        guard trim.hasStart, !selected.isEmpty else { return }
+        guard trim.seekMicros > 0, !selected.isEmpty else { return }
         lookahead.removeAll()
-        var target = (demuxer.container.startTime ?? 0) + trim.startMicros
+        var target = (demuxer.container.startTime ?? 0) + trim.seekMicros
         // Formats that seek by decode time land after the wanted key frame when B-frames delay
         // presentation: seek a little earlier, as ffmpeg does (3/23 s).
         if !demuxer.container.seeksByPresentationTime && demuxer.streams.contains(where: { $0.videoDelay > 0 }) {
@@ -210,7 +221,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         // the first video stream read begins at a key frame at or before the start, also in
         // formats without an index (Demuxer+KeyFrameSeek)
-        let start = (demuxer.container.startTime ?? 0) + trim.startMicros
+        let start = (demuxer.container.startTime ?? 0) + trim.seekMicros
         let video = streams.first { $0.isActive && $0.description.info.kind == .video }?.description.info
         do {
             if let video {
@@ -331,6 +342,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         // after a seek, what lies wholly before zero may start inside a frame (MPEG-PS/TS audio):
         // decoders drop it quietly if it does not decode
         if trim.hasStart && pts + max(0, duration) <= 0 { flags.insert(.leadIn) }
+        if let first = s.segmentStart, pts < first { flags.formUnion([.leadIn, .decodeOnly]) }
         s.lastDTS = dts
         s.lastDuration = max(0, duration)
         s.reached = max(s.reached ?? pts, pts + max(0, duration))
@@ -478,6 +490,8 @@ final class FileStreamState {
     /// One second in the port's ticks (a larger gap is a discontinuity).
     let oneSecond: Int64
     var isActive = true
+    /// A segment's first presented tick (port ticks after zero): earlier pictures are decode-only.
+    var segmentStart: Int64?
     /// Times a raw H.264/HEVC stream from its picture order count.
     var timer: AccessUnitTimer?
     var lastInputDTS: Int64?

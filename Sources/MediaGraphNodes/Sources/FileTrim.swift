@@ -10,6 +10,25 @@ struct FileTrim {
     /// Microseconds after zero where presentation ends, nil for the end of the file.
     var lengthMicros: Int64?
     var hasStart: Bool { startMicros > 0 }
+    /// A segment of a longer run (`segment-start`, `segment-end`): microseconds after zero where
+    /// this run's pictures begin and end. Zero stays where it is, so the segment keeps the whole
+    /// run's timestamps.
+    var segmentStartMicros: Int64?
+    var segmentEndMicros: Int64?
+    var isSegment: Bool { segmentStartMicros != nil || segmentEndMicros != nil }
+    /// Where reading seeks to, after the file's start time (0: no seek).
+    var seekMicros: Int64 { startMicros + (segmentStartMicros ?? 0) }
+
+    /// A segment bound in ticks of `timeBase` after zero: the first tick at or after it, so that
+    /// a bound made by flooring a picture's time (`frame:N`, or `mediagraph plan`) is that picture's
+    /// own time again whenever ticks are no finer than microseconds. The segment before ends
+    /// where the next starts, by the same number: no picture is in both or in neither.
+    static func ticks(_ micros: Int64, in timeBase: Rational) -> Int64 {
+        let (hi, lo) = micros.multipliedFullWidth(by: timeBase.den)
+        let d = timeBase.num * 1_000_000
+        let (q, r) = d.dividingFullWidth((hi, lo))
+        return r > 0 ? q + 1 : q
+    }
 
     /// Reads the params against what the file holds; a start beyond the end, an end before the
     /// start and a frame the file does not have are errors naming the file.
@@ -62,6 +81,21 @@ struct FileTrim {
             let d = try micros(l, param: "duration")
             guard d > 0 else { throw NodeFailure("param 'duration': must be more than 0") }
             trim.lengthMicros = d
+        }
+        if let s = p[FileSource.segmentStartParam] {
+            let at = try micros(s, param: "segment-start")
+            guard at > 0 else { throw NodeFailure("param 'segment-start': must be after zero (leave it out for a segment that starts at zero)") }
+            trim.segmentStartMicros = at
+        }
+        if let e = p[FileSource.segmentEndParam] {
+            let at = try micros(e, param: "segment-end")
+            guard at > trim.segmentStartMicros ?? 0 else {
+                throw NodeFailure("param 'segment-end': \(clock(at)) is not after segment-start \(clock(trim.segmentStartMicros ?? 0))")
+            }
+            trim.segmentEndMicros = at
+        }
+        if let s = trim.segmentStartMicros, let l = trim.lengthMicros, s >= l {
+            throw NodeFailure("param 'segment-start': \(clock(s)) is not before the end of presentation at \(clock(l)) after start")
         }
         return trim
     }

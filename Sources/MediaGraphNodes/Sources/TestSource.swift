@@ -8,15 +8,18 @@ public final class TestSource: SourceNode, RegisteredNode {
         doc: "Deterministic moving test pattern (scrolling colour bars, a ramp, the frame number).",
         category: .source,
         outputs: [PortSpec("out", .video(PixelFormat.eightBit), doc: "raw video")],
-        params: ParamSpec.list(widthParam, heightParam, rateParam, framesParam, formatParam))
+        params: ParamSpec.list(widthParam, heightParam, rateParam, framesParam, firstFrameParam, formatParam))
     static let widthParam = Param<Int>("width", 2...16384, default: 1280, doc: "frame width in pixels")
     static let heightParam = Param<Int>("height", 2...16384, default: 720, doc: "frame height in pixels")
     static let rateParam = Param<Rational>.rational("rate", default: Rational(30, 1), doc: "frame rate")
     static let framesParam = Param<Int>("frames", 0...100_000_000, default: 300, doc: "number of frames (0 = until stopped)")
+    static let firstFrameParam = Param<Int>("first-frame", 0...100_000_000, default: 0,
+                                            doc: "number of the first frame: the pattern and timestamps start there, as frame first-frame of a longer run (a segment: mediagraph run-segment sets it)")
     static let formatParam = Param<PixelFormat>("format", choices: PixelFormat.eightBit, default: .yuv420p, doc: "pixel format")
 
     let format: VideoFormat
     let frames: Int
+    let firstFrame: Int
     let stop: StopFlag
     var index = 0
     /// One row of the bar pattern per plane, rebuilt per frame (no allocation: reused).
@@ -31,6 +34,7 @@ public final class TestSource: SourceNode, RegisteredNode {
         }
         format = VideoFormat(pixelFormat: pf, width: w, height: h, frameRate: p[Self.rateParam])
         frames = p[Self.framesParam]
+        firstFrame = p[Self.firstFrameParam]
         stop = setup.stop
         rowScratch = (0..<pf.planeCount).map { [UInt8](repeating: 0, count: pf.planeSize($0, width: w, height: h).width * pf.bytesPerPixel(plane: $0)) }
     }
@@ -56,11 +60,11 @@ public final class TestSource: SourceNode, RegisteredNode {
     public func produce(output: NodeOutput) throws -> Bool {
         if frames > 0 && index >= frames { return false }
         var buffer = WritableBuffer(frame: format)
-        buffer.pts = Int64(index)
-        buffer.dts = Int64(index)
+        buffer.pts = Int64(firstFrame + index)
+        buffer.dts = Int64(firstFrame + index)
         buffer.duration = 1
         buffer.flags = .keyFrame
-        draw(buffer.planes!, frame: index)
+        draw(buffer.planes!, frame: firstFrame + index)
         index += 1
         try output.send(consume buffer)
         return true

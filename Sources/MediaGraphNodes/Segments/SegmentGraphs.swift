@@ -1,0 +1,83 @@
+import MediaGraphCore
+
+/// The graphs a plan's tasks run, made from the planned graph: a segment is the graph with its
+/// video source limited to the segment's frames and its muxer replaced by an MP4 of the part;
+/// the audio task is the graph's audio alone; `join` runs the graph's own muxer on the parts.
+public enum SegmentGraphs {
+    /// The graph task `index` of `manifest` runs.
+    public static func task(_ manifest: SegmentManifest, index: Int) throws -> GraphSpec {
+        guard manifest.tasks.indices.contains(index) else {
+            throw SegmentError("task \(index) is not in the plan: its tasks are 0…\(manifest.tasks.count - 1)")
+        }
+        let task = manifest.tasks[index]
+        var spec = try planned(manifest)
+        let producer = task.kind == .video ? manifest.videoProducer : manifest.audioProducer ?? ""
+        spec.edges.removeAll { $0.to.node == manifest.sink && $0.from.node != producer }
+        for k in spec.edges.indices where spec.edges[k].to.node == manifest.sink {
+            spec.edges[k].to.port = task.kind.rawValue
+        }
+        keepOnlyUpstream(of: manifest.sink, in: &spec)
+        for k in spec.nodes.indices where spec.nodes[k].id == manifest.sink {
+            spec.nodes[k] = GraphSpec.Node(id: manifest.sink, type: "mp4", params: .obj([("path", .str(task.part))]))
+        }
+        guard task.kind == .video, let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }) else { return spec }
+        if let first = task.firstFrame, let frames = task.frames {
+            set(&spec.nodes[s], ("first-frame", .num(Double(first))), ("frames", .num(Double(frames))))
+        }
+        if let start = task.startMicros { set(&spec.nodes[s], ("segment-start", .str(seconds(start)))) }
+        if let end = task.endMicros { set(&spec.nodes[s], ("segment-end", .str(seconds(end)))) }
+        return spec
+    }
+
+    /// The graph `join` runs: the planned muxer, fed by a `segments` node reading the video parts
+    /// and a `filesrc` reading the audio part.
+    public static func join(_ manifest: SegmentManifest, manifestPath: String) throws -> GraphSpec {
+        var spec = try planned(manifest)
+        spec.nodes.removeAll { $0.id != manifest.sink }
+        spec.edges = []
+        let parts = manifest.sink == "parts" ? "parts_" : "parts"
+        spec.add(parts, "segments", [("manifest", .str(SegmentPlanner.absolute(manifestPath)))])
+        spec.edges.append(.init(from: PortRef(node: parts, port: "video"), to: PortRef(node: manifest.sink, port: manifest.videoInput)))
+        if let input = manifest.audioInput, let audio = manifest.audioTask {
+            // the audio part is one whole file: an ordinary file source copies it
+            let id = parts + "_audio"
+            spec.add(id, "filesrc", [("path", .str(audio.part))])
+            spec.edges.append(.init(from: PortRef(node: id, port: "audio"), to: PortRef(node: manifest.sink, port: input)))
+        }
+        return spec
+    }
+
+    /// The graph as planned, `--set` overrides applied.
+    static func planned(_ m: SegmentManifest) throws -> GraphSpec {
+        try GraphFile.parse(text: m.graphText, file: m.graphFile, baseDirectory: m.baseDirectory, overrides: m.overrides)
+    }
+
+    /// Removes every node that `sink` does not read from, and their edges.
+    static func keepOnlyUpstream(of sink: String, in spec: inout GraphSpec) {
+        var keep: Set<String> = [sink], todo = [sink]
+        while let n = todo.popLast() {
+            for e in spec.edges where e.to.node == n && !keep.contains(e.from.node) {
+                keep.insert(e.from.node)
+                todo.append(e.from.node)
+            }
+        }
+        spec.nodes.removeAll { !keep.contains($0.id) }
+        spec.edges.removeAll { !keep.contains($0.from.node) || !keep.contains($0.to.node) }
+    }
+
+    /// Sets params of a node, replacing any it had of the same name.
+    static func set(_ node: inout GraphSpec.Node, _ values: (String, JSONValue)...) {
+        var members = node.params?.objectMembers ?? []
+        for (name, value) in values {
+            members.removeAll { $0.key == name }
+            members.append((name, value))
+        }
+        node.params = .object(members, node.params?.location)
+    }
+
+    /// Microseconds as exact decimal seconds ("12.345678"), the way a time param reads them.
+    static func seconds(_ micros: Int64) -> String {
+        let frac = String(micros % 1_000_000)
+        return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
+    }
+}

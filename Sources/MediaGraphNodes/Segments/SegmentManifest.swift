@@ -1,0 +1,106 @@
+import Foundation
+import MediaGraphCore
+
+/// What `mediagraph plan` decided for one graph: which tasks make up the run, each an ordinary
+/// run of its own on any machine (`mediagraph run-segment --index k`), and how `mediagraph join`
+/// puts their parts together. Engine-neutral JSON: any scheduler that runs an array of tasks
+/// and then one more can carry it out (Docs/scale-out.md).
+public struct SegmentManifest: Codable, Sendable, Equatable {
+    /// The layout of this file; a reader refuses others.
+    public static let currentVersion = 1
+    public var version: Int = Self.currentVersion
+    /// The graph file as planned, for messages.
+    public var graphFile: String
+    /// The graph's text as planned: every task runs this, whatever happens to the file later.
+    public var graphText: String
+    /// Where the graph's relative paths are taken from.
+    public var baseDirectory: String
+    /// `--set id.param=value` given to `plan`, applied to every task.
+    public var overrides: [String]
+    /// The muxer the graph ends in, which `join` runs on the parts.
+    public var sink: String
+    /// The sink's input that the video segments feed, and the one the audio task feeds (if any).
+    public var videoInput: String
+    public var audioInput: String?
+    /// The nodes feeding those inputs (the encoders, or a source whose audio is copied).
+    public var videoProducer: String
+    public var audioProducer: String?
+    /// The node whose frames are split (a `filesrc` or a `testsrc`).
+    public var source: String
+    /// Folder of the parts; the output is the sink's own path.
+    public var workDirectory: String
+    public var tasks: [Task]
+
+    /// One task: a segment of the video, or the whole audio.
+    public struct Task: Codable, Sendable, Equatable {
+        public enum Kind: String, Codable, Sendable { case video, audio }
+        public var index: Int
+        public var kind: Kind
+        /// The part the task writes (an MP4 of its encoded stream, the whole run's timestamps).
+        public var part: String
+        /// Pictures the segment presents.
+        public var frames: Int?
+        /// A `testsrc` segment: its first frame's number.
+        public var firstFrame: Int?
+        /// A `filesrc` segment: where its pictures start and end, microseconds after zero (nil:
+        /// the run's own start or end).
+        public var startMicros: Int64?
+        public var endMicros: Int64?
+    }
+
+    public var videoTasks: [Task] { tasks.filter { $0.kind == .video } }
+    public var audioTask: Task? { tasks.first { $0.kind == .audio } }
+
+    /// The manifest as JSON text (keys sorted, so two plans of one graph are the same file).
+    public func encoded() throws -> Data {
+        let e = JSONEncoder()
+        e.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try e.encode(self)
+    }
+
+    /// Reads a manifest, with a message naming the file for anything that is not one.
+    public static func read(path: String) throws -> SegmentManifest {
+        let bytes: [UInt8]
+        do {
+            bytes = try SmallFileReader.read(path, limit: JSONLimits.maxBytes)
+        } catch {
+            let why: String
+            switch error {
+            case .unreadable(let reason): why = reason
+            case .isDirectory: why = "it is a directory"
+            case .tooLarge(let limit): why = "it is larger than \(limit) bytes"
+            case .notRegularFile: why = "not a regular file"
+            }
+            throw SegmentError("cannot read the manifest '\(path)': \(why)")
+        }
+        let m: SegmentManifest
+        do {
+            m = try JSONDecoder().decode(SegmentManifest.self, from: Data(bytes))
+        } catch {
+            throw SegmentError("'\(path)' is not a manifest written by `mediagraph plan`: \(SegmentError.describe(error))")
+        }
+        guard m.version == currentVersion else {
+            throw SegmentError("'\(path)' is a manifest of layout \(m.version); this mediagraph reads layout \(currentVersion): plan again")
+        }
+        guard !m.tasks.isEmpty, m.tasks.enumerated().allSatisfy({ $0.offset == $0.element.index }) else {
+            throw SegmentError("'\(path)': the tasks are not numbered 0, 1, 2, …: plan again")
+        }
+        return m
+    }
+}
+
+/// A planning, segment or join failure, with a message a person can act on.
+public struct SegmentError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ message: String) { description = message }
+
+    static func describe(_ error: Error) -> String {
+        switch error {
+        case DecodingError.keyNotFound(let key, _): return "the key \"\(key.stringValue)\" is missing"
+        case DecodingError.typeMismatch(_, let c), DecodingError.valueNotFound(_, let c):
+            return "at \(c.codingPath.map(\.stringValue).joined(separator: ".")): \(c.debugDescription)"
+        case DecodingError.dataCorrupted(let c): return c.debugDescription
+        default: return "\(error)"
+        }
+    }
+}

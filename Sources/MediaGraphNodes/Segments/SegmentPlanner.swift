@@ -1,0 +1,169 @@
+import Foundation
+import MediaGraphCodecs
+import MediaGraphCore
+
+/// Splits a graph's run into tasks (`mediagraph plan`): the video between its source and its
+/// muxer becomes segments by frame ranges, each an ordinary run; the audio, cheap to encode and
+/// not cleanly cut (every AAC part would begin with its own priming), is one task of its own.
+/// What a graph must be to split, and why, is checked here, before anything runs.
+public enum SegmentPlanner {
+    /// Muxers whose parts `join` can put together (it runs the graph's own muxer on them).
+    static let muxers: Set<String> = ["mp4", "matroska", "hls"]
+
+    /// Node types whose output depends on frames outside the one at hand or on its place in the
+    /// whole stream: a segment, which starts afresh, would give other pictures.
+    static let orderDependent: [String: String] = [
+        "setpts": "its expressions see the frame count N and earlier frames, which start again in each segment",
+        "fps": "it keeps or repeats frames by their place in the whole stream",
+        "deinterlace": "it reads the frames before and after each one, which a segment's first and last do not have",
+        "concat": "it places its clips one after another on one timeline",
+        "transition": "it blends two clips over a stretch of the timeline",
+    ]
+    /// Identifiers of ffmpeg's expressions that count frames from the start of the run.
+    static let frameCounters: Set<String> = ["n", "N", "frame_num"]
+
+    /// Plans `spec` (the graph file `graphFile`, whose text is `text`) into at most `segments`
+    /// video segments, parts in `workDirectory`.
+    public static func plan(graphFile: String, text: String, overrides: [String], spec: GraphSpec,
+                            registry: NodeRegistry, segments: Int, workDirectory: String) throws -> SegmentManifest {
+        guard segments >= 1 else { throw SegmentError("--segments must be at least 1, found \(segments)") }
+        let plan = try GraphPlan(validating: spec, registry: registry)
+        let sinks = plan.nodes.indices.filter { plan.nodes[$0].info.category == .sink }
+        guard sinks.count == 1, let sink = sinks.first else {
+            throw SegmentError("a graph to plan ends in one muxer (\(muxers.sorted().joined(separator: ", "))); this one has \(sinks.count) sinks: \(sinks.map { "'\(plan.nodes[$0].id)' (\(plan.nodes[$0].info.name))" }.joined(separator: ", "))")
+        }
+        let sinkNode = plan.nodes[sink]
+        guard muxers.contains(sinkNode.info.name) else {
+            throw SegmentError("node '\(sinkNode.id)': a planned graph ends in a muxer (\(muxers.sorted().joined(separator: ", "))), whose parts can be joined; found \(sinkNode.info.name)")
+        }
+        let inputs = plan.incoming(sink)
+        let video = inputs.filter { if case .encodedVideo? = caps(of: $0, in: plan) { return true } else { return false } }
+        let audio = inputs.filter { if case .encodedAudio? = caps(of: $0, in: plan) { return true } else { return false } }
+        guard video.count == 1, let videoEdge = video.first else {
+            throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes one video track, which is split; found \(video.count)")
+        }
+        guard audio.count <= 1 else {
+            throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes at most one audio track; found \(audio.count)")
+        }
+        let branch = upstream(of: videoEdge.from, in: plan)
+        guard branch.contains(where: { plan.nodes[$0].info.category == .encoder }) else {
+            throw SegmentError("node '\(sinkNode.id)': its video is copied, not encoded, so there is no work to split (a copy runs at disk speed)")
+        }
+        let sources = branch.filter { plan.nodes[$0].info.category == .source }
+        guard sources.count == 1, let source = sources.first else {
+            throw SegmentError("the video reaching '\(sinkNode.id)' comes from \(sources.count) sources (\(sources.map { "'\(plan.nodes[$0].id)'" }.joined(separator: ", "))); a planned graph splits the frames of one")
+        }
+        for n in branch.sorted() { try checkOrderIndependent(plan.nodes[n]) }
+
+        let sourceNode = plan.nodes[source]
+        let ranges: [SegmentRange]
+        switch sourceNode.info.name {
+        case "testsrc": ranges = try testSourceRanges(sourceNode, segments: segments)
+        case "filesrc":
+            let port = plan.edges.first { $0.from == source && branch.contains($0.to) }.flatMap { e -> String? in
+                if case .named(let n) = e.output { return n ?? "video" }
+                return "video"
+            } ?? "video"
+            ranges = try FileSegmentScan(node: sourceNode, port: port).ranges(segments: segments)
+        default:
+            throw SegmentError("node '\(sourceNode.id)': a planned graph's video comes from a filesrc or a testsrc, whose frames can be read from any point; found \(sourceNode.info.name)")
+        }
+
+        let work = absolute(workDirectory)
+        var tasks: [SegmentManifest.Task] = ranges.enumerated().map { k, r in
+            SegmentManifest.Task(index: k, kind: .video, part: work + "/" + String(format: "part-%05d.mp4", k), frames: r.frames,
+                                 firstFrame: r.firstFrame, startMicros: r.startMicros, endMicros: r.endMicros)
+        }
+        if !audio.isEmpty {
+            tasks.append(SegmentManifest.Task(index: tasks.count, kind: .audio, part: work + "/audio.mp4"))
+        }
+        return SegmentManifest(graphFile: absolute(graphFile), graphText: text, baseDirectory: absolute(spec.baseDirectory),
+                               overrides: overrides, sink: sinkNode.id, videoInput: videoEdge.input,
+                               audioInput: audio.first?.input, videoProducer: plan.nodes[videoEdge.from].id,
+                               audioProducer: audio.first.map { plan.nodes[$0.from].id }, source: sourceNode.id, workDirectory: work, tasks: tasks)
+    }
+
+    /// The caps of the output an edge leaves.
+    static func caps(of edge: GraphPlan.Edge, in plan: GraphPlan) -> FormatCaps? {
+        let outputs = plan.nodes[edge.from].info.outputs
+        switch edge.output {
+        case .index(let i): return outputs.indices.contains(i) ? outputs[i].caps : nil
+        case .named(let name): return (name.flatMap { n in outputs.first { $0.matches(n) } } ?? outputs.first)?.caps
+        }
+    }
+
+    /// Node `n` and every node it reads from.
+    static func upstream(of n: Int, in plan: GraphPlan) -> Set<Int> {
+        var seen: Set<Int> = [n], todo = [n]
+        while let k = todo.popLast() {
+            for e in plan.edges where e.to == k && !seen.contains(e.from) {
+                seen.insert(e.from)
+                todo.append(e.from)
+            }
+        }
+        return seen
+    }
+
+    /// Refuses a node whose output a segment could not reproduce.
+    static func checkOrderIndependent(_ node: GraphPlan.Node) throws {
+        if let why = orderDependent[node.info.name] {
+            throw SegmentError("node '\(node.id)' (\(node.info.name)) cannot run in segments: \(why). Run the graph whole, or put that step in a graph of its own")
+        }
+        for spec in node.info.params {
+            if case .path = spec.type { continue }
+            guard let value = node.params[spec.name] else { continue }
+            for text in strings(in: value) where !frameCounters.isDisjoint(with: identifiers(in: text)) {
+                throw SegmentError("node '\(node.id)' (\(node.info.name)): param '\(spec.name)' counts frames (n) from the start of the run, which starts again at 0 in each segment; use the time t, which segments keep")
+            }
+        }
+    }
+
+    static func strings(in value: JSONValue) -> [String] {
+        switch value {
+        case .string(let s, _): return [s]
+        case .array(let a, _): return a.flatMap(strings(in:))
+        case .object(let m, _): return m.flatMap { strings(in: $0.value) }
+        default: return []
+        }
+    }
+
+    /// The identifiers of an expression or a text template (`%{n}`, `sin(n*PI)`).
+    static func identifiers(in text: String) -> Set<String> {
+        var found: Set<String> = [], word = ""
+        for c in text.unicodeScalars {
+            if c == "_" || (c.properties.isAlphabetic && c.isASCII) || (!word.isEmpty && c.properties.numericType != nil && c.isASCII) {
+                word.unicodeScalars.append(c)
+            } else {
+                if !word.isEmpty { found.insert(word) }
+                word = ""
+            }
+        }
+        if !word.isEmpty { found.insert(word) }
+        return found
+    }
+
+    static func testSourceRanges(_ node: GraphPlan.Node, segments: Int) throws -> [SegmentRange] {
+        let frames = node.params.int("frames", default: 0), first = node.params.int("first-frame", default: 0)
+        guard frames > 0 else {
+            throw SegmentError("node '\(node.id)' (testsrc) has frames: 0 (until stopped); a planned run needs an end")
+        }
+        let n = min(segments, frames)
+        return (0..<n).map { k in
+            let a = k * frames / n, b = (k + 1) * frames / n
+            return SegmentRange(frames: b - a, firstFrame: first + a)
+        }
+    }
+
+    static func absolute(_ path: String) -> String {
+        let p = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+        return (p as NSString).standardizingPath
+    }
+}
+
+/// One video segment as planned.
+struct SegmentRange {
+    var frames: Int
+    var firstFrame: Int?
+    var startMicros: Int64?
+    var endMicros: Int64?
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+
+/// `plan` / `run-segment` / `join`: a run split into segments, run apart and joined, gives the
+/// pictures and sound of the same graph run whole, as ffmpeg decodes both; and what cannot be
+/// split, or joined, says why.
+@Suite struct SegmentPlanTests {
+    /// A 10 s clip with B-frames, a key frame every 2 s, and AAC sound.
+    static func clip(in dir: String) throws -> String {
+        let path = dir + "/in.mp4"
+        try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25:duration=10",
+                               "-f", "lavfi", "-i", "sine=frequency=440:duration=10", "-c:v", "libx264", "-g", "50", "-bf", "2",
+                               "-pix_fmt", "yuv420p", "-c:a", "aac", "-shortest", path])
+        return path
+    }
+
+    /// Decoded video as ffmpeg sees it: one line per picture (time and MD5).
+    static func pictures(_ file: String) throws -> [String] {
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", file, "-map", "0:v", "-f", "framemd5", "-"])
+        return r.out.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    }
+
+    static func audioPackets(_ file: String) throws -> [String] {
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", file, "-map", "0:a", "-c", "copy", "-f", "framemd5", "-"])
+        return r.out.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+    }
+
+    /// Plans `graph`, runs the tasks in reverse order (each is independent), joins.
+    static func planRunJoin(_ graph: String, segments: Int, extra: [String] = []) throws -> (tasks: Int, plan: String) {
+        let work = (graph as NSString).deletingLastPathComponent + "/work"
+        let plan = try CLI.mediagraph(["plan", graph, "--segments", String(segments), "--work", work] + extra)
+        #expect(plan.status == 0, "plan: \(plan.stderr)")
+        let manifest = work + "/manifest.json"
+        let data = try Data(contentsOf: URL(fileURLWithPath: manifest))
+        let tasks = ((try JSONSerialization.jsonObject(with: data) as? [String: Any])?["tasks"] as? [Any])?.count ?? 0
+        for k in (0..<tasks).reversed() {
+            let r = try CLI.mediagraph(["run-segment", manifest, "--index", String(k), "--quiet"])
+            #expect(r.status == 0, "task \(k): \(r.stderr)")
+        }
+        let j = try CLI.mediagraph(["join", manifest, "--quiet"])
+        #expect(j.status == 0, "join: \(j.stderr)")
+        return (tasks, plan.out)
+    }
+
+    @Test func fileSegmentsJoinToTheWholeRunsPicturesAndSound() throws {
+        let dir = CLI.tempDir()
+        let input = try Self.clip(in: dir)
+        // lossless x264, so that equal pictures mean the same frames went to the same places
+        let graph = CLI.writeGraph("""
+            {"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4"}}, "fx": {"type": "sepia"},
+                       "venc": {"type": "h264", "params": {"preset": "veryfast", "crf": 0}}, "aenc": {"type": "aac"},
+                       "mux": {"type": "mp4", "params": {"path": "out.mp4", "faststart": true}}},
+             "chains": [["in.video", "fx", "venc", "mux.video"], ["in.audio", "aenc", "mux.audio"]]}
+            """, in: dir)
+        let (tasks, summary) = try Self.planRunJoin(graph, segments: 3)
+        #expect(tasks == 4, "three video segments and the audio: \(summary)")
+        let whole = try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mp4"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+
+        let joined = try Self.pictures(dir + "/out.mp4")
+        #expect(joined.count == 250)
+        #expect(joined == (try Self.pictures(dir + "/whole.mp4")), "the joined pictures differ from the whole run's")
+        // the times are the input's own (ffmpeg's framemd5 lines begin with stream, dts, pts)
+        let times = { (lines: [String]) in lines.map { $0.split(separator: ",").prefix(3).map { $0.trimmingCharacters(in: .whitespaces) } } }
+        #expect(times(joined) == times(try Self.pictures(input)))
+        #expect(try Self.audioPackets(dir + "/out.mp4") == (try Self.audioPackets(dir + "/whole.mp4")))
+        let check = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/out.mp4", "-f", "null", "-"])
+        #expect(check.stderr.isEmpty, "ffmpeg: \(check.stderr)")
+        let play = try CLI.run(CLI.root + "/../shared/tools/browser-play", [dir + "/out.mp4", "--min-frames", "250"])
+        #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
+    }
+
+    @Test func trimmedFileSplitsAtOddPlacesWithoutLosingOrRepeatingAFrame() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.clip(in: dir)
+        let graph = CLI.writeGraph("""
+            {"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4", "start": 1.3, "end": 8.62}}, "fx": {"type": "invert"},
+                       "venc": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0}},
+                       "mux": {"type": "matroska", "params": {"path": "out.mkv"}}},
+             "chains": [["in.video", "fx", "venc", "mux.video"]]}
+            """, in: dir)
+        let (tasks, summary) = try Self.planRunJoin(graph, segments: 7)
+        #expect(tasks == 7, "\(summary)")
+        #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mkv"]).status == 0)
+        let joined = try Self.pictures(dir + "/out.mkv")
+        #expect(joined.count == 183)
+        #expect(joined == (try Self.pictures(dir + "/whole.mkv")))
+    }
+
+    @Test func testPatternSegmentsJoinToTheWholeRun() throws {
+        let dir = CLI.tempDir()
+        let graph = CLI.writeGraph("""
+            {"nodes": {"src": {"type": "testsrc", "params": {"width": 160, "height": 90, "rate": "30/1", "frames": 61}},
+                       "fx": {"type": "fade", "params": {"type": "out", "start": 1, "duration": 1}},
+                       "venc": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0}},
+                       "tone": {"type": "sine", "params": {"seconds": 2}}, "aenc": {"type": "aac"},
+                       "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
+             "chains": [["src", "fx", "venc", "mux.video"], ["tone", "aenc", "mux.audio"]]}
+            """, in: dir)
+        _ = try Self.planRunJoin(graph, segments: 3)
+        #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mp4"]).status == 0)
+        // the fade reads each picture's time: segments keep the whole run's clock
+        let joined = try Self.pictures(dir + "/out.mp4")
+        #expect(joined.count == 61)
+        #expect(joined == (try Self.pictures(dir + "/whole.mp4")))
+        #expect(try Self.audioPackets(dir + "/out.mp4") == (try Self.audioPackets(dir + "/whole.mp4")))
+    }
+
+    @Test(arguments: [
+        (#""fx": {"type": "fps", "params": {"rate": "10/1"}}"#, "node 'fx' (fps) cannot run in segments"),
+        (#""fx": {"type": "drawtext", "params": {"text": "frame %{n}"}}"#, "param 'text' counts frames (n)"),
+        (#""fx": {"type": "crop", "params": {"width": 100, "height": 80, "x": "n*2"}}"#, "param 'x' counts frames (n)"),
+    ])
+    func orderDependentFiltersAreRefusedByName(_ node: String, _ message: String) throws {
+        let dir = CLI.tempDir()
+        let graph = CLI.writeGraph("""
+            {"nodes": {"src": {"type": "testsrc", "params": {"width": 160, "height": 90, "frames": 30}}, \(node),
+                       "venc": {"type": "h264"}, "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
+             "chains": [["src", "fx", "venc", "mux.video"]]}
+            """, in: dir)
+        let r = try CLI.mediagraph("plan", graph, "--segments", "2")
+        #expect(r.status == 2)
+        #expect(r.stderr.contains(message), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/g.plan"), "a refused plan writes nothing")
+    }
+
+    @Test func graphsThatCannotBeSplitSayWhy() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.clip(in: dir)
+        try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/in.mp4", "-c", "copy", dir + "/in.ts"])
+        let cases: [(String, String)] = [
+            (#"{"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4"}}, "mux": {"type": "mp4", "params": {"path": "o.mp4"}}}, "chains": [["in.video", "mux.video"]]}"#,
+             "its video is copied, not encoded"),
+            (#"{"nodes": {"in": {"type": "filesrc", "params": {"path": "in.ts"}}, "e": {"type": "h264"}, "mux": {"type": "mp4", "params": {"path": "o.mp4"}}}, "chains": [["in.video", "e", "mux.video"]]}"#,
+             "remux it to MP4 or Matroska first"),
+            (#"{"nodes": {"s": {"type": "testsrc", "params": {"frames": 0}}, "e": {"type": "h264"}, "mux": {"type": "mp4", "params": {"path": "o.mp4"}}}, "chains": [["s", "e", "mux.video"]]}"#,
+             "a planned run needs an end"),
+            (#"{"nodes": {"s": {"type": "testsrc", "params": {"frames": 9}}, "e": {"type": "h264"}, "mux": {"type": "h264sink", "params": {"path": "o.h264"}}}, "chains": [["s", "e", "mux"]]}"#,
+             "a planned graph ends in a muxer"),
+        ]
+        for (k, (json, message)) in cases.enumerated() {
+            let graph = CLI.writeGraph(json, in: dir, name: "g\(k).json")
+            let r = try CLI.mediagraph("plan", graph, "--segments", "2")
+            #expect(r.status == 2, "\(json)")
+            #expect(r.stderr.contains(message), "\(r.stderr)")
+        }
+    }
+
+    @Test func joinNamesAMissingOrBrokenPartAndWritesNothing() throws {
+        let dir = CLI.tempDir()
+        let graph = CLI.writeGraph("""
+            {"nodes": {"src": {"type": "testsrc", "params": {"width": 160, "height": 90, "frames": 40}},
+                       "venc": {"type": "h264", "params": {"preset": "ultrafast"}}, "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
+             "chains": [["src", "venc", "mux.video"]]}
+            """, in: dir)
+        #expect(try CLI.mediagraph("plan", graph, "--segments", "2").status == 0)
+        let manifest = dir + "/g.plan/manifest.json"
+        // no index: the scheduler's variable picks the task
+        let r = try CLI.run(CLI.binary, ["run-segment", manifest, "--quiet"], cwd: CLI.root, environment: ["SLURM_ARRAY_TASK_ID": "0"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let missing = try CLI.mediagraph("join", manifest)
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("part 1") && missing.stderr.contains("run-segment \(manifest) --index 1"), "\(missing.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
+
+        #expect(try CLI.mediagraph("run-segment", manifest, "--index", "1", "--quiet").status == 0)
+        // a part cut short (copied while written, a full disk elsewhere): named, nothing written
+        let part = dir + "/g.plan/part-00001.mp4"
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: part))
+        try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: part))
+        let broken = try CLI.mediagraph("join", manifest)
+        #expect(broken.status == 1 || broken.status == 2)
+        #expect(broken.stderr.contains("part 1"), "\(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
+
+        let noIndex = try CLI.mediagraph("run-segment", manifest)
+        #expect(noIndex.status == 2)
+        #expect(noIndex.stderr.contains("SLURM_ARRAY_TASK_ID"), "\(noIndex.stderr)")
+        let outOfRange = try CLI.mediagraph("run-segment", manifest, "--index", "5")
+        #expect(outOfRange.status == 2)
+        #expect(outOfRange.stderr.contains("its tasks are 0…1"), "\(outOfRange.stderr)")
+    }
+}
