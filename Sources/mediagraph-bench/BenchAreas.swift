@@ -27,5 +27,6 @@ enum BenchAreas {
         OverlayBench.area,
         FusionBench.area,
         ColorChainEncodeBench.area,
+        SegmentsBench.area,
     ]
 }

@@ -37,6 +37,26 @@ import Testing
         #expect(!audio.isEmpty && audio == source, "the AAC packets are copied untouched")
     }
 
+    /// The scale-out commands, the tasks and the join run from other directories than the plan
+    /// (as on other machines): the plan holds every path absolute.
+    @Test func spreadALongEncodeOverMachines() throws {
+        let dir = try Self.userVideo()
+        let plan = try CLI.run(CLI.binary, ["plan", CLI.root + "/Graphs/filesrc-sepia-mp4.json", "--set", "in.path=myvideo.mov",
+                                            "--set", "mux.path=film-sepia.mp4", "--segments", "3", "--work", "film.plan"], cwd: dir)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let manifest = dir + "/film.plan/manifest.json"
+        for k in 0..<4 {
+            let r = try CLI.run(CLI.binary, ["run-segment", manifest, "--index", String(k), "--quiet"], cwd: "/")
+            #expect(r.status == 0, "task \(k): \(r.stderr)")
+        }
+        let join = try CLI.run(CLI.binary, ["join", manifest, "--quiet"], cwd: "/")
+        #expect(join.status == 0, "\(join.stderr)")
+        let out = dir + "/film-sepia.mp4"
+        #expect(try Self.frameCount(out) == "25")
+        let audio = try Self.packets(out, "a:0"), source = try Self.packets(dir + "/myvideo.mov", "a:0")
+        #expect(!audio.isEmpty && audio == source, "the AAC packets are copied untouched")
+    }
+
     @Test func aStillPictureOverASong() throws {
         let dir = CLI.tempDir()
         try CLI.run("ffmpeg", ["-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240", "-frames:v", "1", dir + "/cover.jpg"])

@@ -77,6 +77,7 @@ public enum SegmentGraphs {
 
     /// Microseconds as exact decimal seconds ("12.345678"), the way a time param reads them.
     static func seconds(_ micros: Int64) -> String {
+        let micros = max(0, micros)
         let frac = String(micros % 1_000_000)
         return "\(micros / 1_000_000)." + String(repeating: "0", count: 6 - frac.count) + frac
     }

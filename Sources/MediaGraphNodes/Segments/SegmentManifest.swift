@@ -85,6 +85,12 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
         guard !m.tasks.isEmpty, m.tasks.enumerated().allSatisfy({ $0.offset == $0.element.index }) else {
             throw SegmentError("'\(path)': the tasks are not numbered 0, 1, 2, …: plan again")
         }
+        for t in m.tasks {
+            let numbers = [t.frames.map(Int64.init), t.firstFrame.map(Int64.init), t.startMicros, t.endMicros].compactMap { $0 }
+            guard numbers.allSatisfy({ $0 >= 0 }), !t.part.isEmpty else {
+                throw SegmentError("'\(path)': task \(t.index) has a negative frame count or time, or no part: plan again")
+            }
+        }
         return m
     }
 }
