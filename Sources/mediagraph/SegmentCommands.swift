@@ -13,7 +13,8 @@ struct PlanCommand: ParsableCommand {
     @Argument(help: "The graph file (JSON).") var graph: String
     @Option(name: .customLong("set"), help: ArgumentHelp("Override a param: id.param=value (repeatable); every task gets it.", valueName: "id.param=value"))
     var overrides: [String] = []
-    @Option(help: "Video segments to split into (fewer when the video has fewer frames).") var segments: Int
+    @Option(help: "Video segments to split into (fewer when the video has fewer frames).") var segments: Int?
+    @Option(help: "Or: about this many seconds of video a segment.") var segmentSeconds: Double?
     @Option(help: "Folder for the manifest and the parts (created). Default: the graph file's name with .plan, beside it.") var work: String?
     @Flag(help: "Also write Slurm batch scripts and WORK/submit.sh.") var slurm = false
     @OptionGroup var plugins: PluginOptions
@@ -22,6 +23,14 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         let workDirectory = work ?? ((graph as NSString).deletingPathExtension + ".plan")
+        let size: SegmentSize
+        switch (segments, segmentSeconds) {
+        case (let n?, nil): size = .count(n)
+        case (nil, let s?): size = .seconds(s)
+        default:
+            Console.error("error: give --segments N or --segment-seconds S (one of them)")
+            throw ExitCode(2)
+        }
         let manifest: SegmentManifest
         do {
             var spec = try GraphFile.load(path: graph, overrides: overrides)
@@ -31,7 +40,7 @@ struct PlanCommand: ParsableCommand {
             CommandLinePaths.resolve(in: &spec, registry: registry)
             manifest = try SegmentPlanner.plan(graphFile: graph, text: text, overrides: absolute(overrides, in: spec, registry: registry),
                                                spec: spec, registry: registry,
-                                               segments: segments, workDirectory: workDirectory)
+                                               size: size, workDirectory: workDirectory)
         } catch let e as SegmentError {
             Console.error("\(graph): \(e)")
             throw ExitCode(2)

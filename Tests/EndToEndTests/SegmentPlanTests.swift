@@ -26,9 +26,9 @@ import Testing
     }
 
     /// Plans `graph`, runs the tasks in reverse order (each is independent), joins.
-    static func planRunJoin(_ graph: String, segments: Int, extra: [String] = []) throws -> (tasks: Int, plan: String) {
+    static func planRunJoin(_ graph: String, size: [String]) throws -> (tasks: Int, plan: String) {
         let work = (graph as NSString).deletingLastPathComponent + "/work"
-        let plan = try CLI.mediagraph(["plan", graph, "--segments", String(segments), "--work", work] + extra)
+        let plan = try CLI.mediagraph(["plan", graph, "--work", work] + size)
         #expect(plan.status == 0, "plan: \(plan.stderr)")
         let manifest = work + "/manifest.json"
         let data = try Data(contentsOf: URL(fileURLWithPath: manifest))
@@ -52,7 +52,7 @@ import Testing
                        "mux": {"type": "mp4", "params": {"path": "out.mp4", "faststart": true}}},
              "chains": [["in.video", "fx", "venc", "mux.video"], ["in.audio", "aenc", "mux.audio"]]}
             """, in: dir)
-        let (tasks, summary) = try Self.planRunJoin(graph, segments: 3)
+        let (tasks, summary) = try Self.planRunJoin(graph, size: ["--segments", "3"])
         #expect(tasks == 4, "three video segments and the audio: \(summary)")
         let whole = try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mp4"])
         #expect(whole.status == 0, "\(whole.stderr)")
@@ -79,7 +79,7 @@ import Testing
                        "mux": {"type": "matroska", "params": {"path": "out.mkv"}}},
              "chains": [["in.video", "fx", "venc", "mux.video"]]}
             """, in: dir)
-        let (tasks, summary) = try Self.planRunJoin(graph, segments: 7)
+        let (tasks, summary) = try Self.planRunJoin(graph, size: ["--segments", "7"])
         #expect(tasks == 7, "\(summary)")
         #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mkv"]).status == 0)
         let joined = try Self.pictures(dir + "/out.mkv")
@@ -97,7 +97,9 @@ import Testing
                        "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
              "chains": [["src", "fx", "venc", "mux.video"], ["tone", "aenc", "mux.audio"]]}
             """, in: dir)
-        _ = try Self.planRunJoin(graph, segments: 3)
+        // 61 frames at 30 fps are 2.03 s: segments of about 0.7 s make three, and the sound one more
+        let (tasks, summary) = try Self.planRunJoin(graph, size: ["--segment-seconds", "0.7"])
+        #expect(tasks == 4, "\(summary)")
         #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mp4"]).status == 0)
         // the fade reads each picture's time: segments keep the whole run's clock
         let joined = try Self.pictures(dir + "/out.mp4")

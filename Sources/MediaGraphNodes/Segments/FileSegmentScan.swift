@@ -9,7 +9,7 @@ struct FileSegmentScan {
     /// The filesrc port the video leaves by (`video`, `video1`, `stream3` …).
     let port: String
 
-    func ranges(segments: Int) throws -> [SegmentRange] {
+    func ranges(size: SegmentSize) throws -> [SegmentRange] {
         let p = node.params
         let path = p[FileSource.pathParam]
         let what = "node '\(node.id)' (filesrc '\(path)')"
@@ -53,7 +53,10 @@ struct FileSegmentScan {
         // what the run shows: pictures from zero to the end (decoders drop the lead-in)
         let shown = pictures.filter { picture in picture.pts >= 0 && end.map { picture.pts < $0 } ?? true }.sorted { $0.pts < $1.pts }
         guard !shown.isEmpty else { throw SegmentError("\(what): the run shows no picture of stream '\(port)'") }
-        let count = shown.count, n = min(segments, count)
+        let count = shown.count
+        // the span of the pictures' times, and one picture's share more for the last one's duration
+        let span = Double(shown[count - 1].pts - shown[0].pts) * tb.doubleValue * Double(count) / Double(max(1, count - 1))
+        let n = size.count(pictures: count, seconds: span)
         var cuts: [Int] = []
         let window = count / (8 * n)
         for k in 1..<max(n, 1) {

@@ -64,14 +64,7 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
         do {
             bytes = try SmallFileReader.read(path, limit: JSONLimits.maxBytes)
         } catch {
-            let why: String
-            switch error {
-            case .unreadable(let reason): why = reason
-            case .isDirectory: why = "it is a directory"
-            case .tooLarge(let limit): why = "it is larger than \(limit) bytes"
-            case .notRegularFile: why = "not a regular file"
-            }
-            throw SegmentError("cannot read the manifest '\(path)': \(why)")
+            throw SegmentError("the manifest '\(path)': \(error.message(for: "manifest"))")
         }
         let m: SegmentManifest
         do {

@@ -22,11 +22,11 @@ public enum SegmentPlanner {
     /// Identifiers of ffmpeg's expressions that count frames from the start of the run.
     static let frameCounters: Set<String> = ["n", "N", "frame_num"]
 
-    /// Plans `spec` (the graph file `graphFile`, whose text is `text`) into at most `segments`
-    /// video segments, parts in `workDirectory`.
+    /// Plans `spec` (the graph file `graphFile`, whose text is `text`) into video segments of
+    /// `size`, parts in `workDirectory`.
     public static func plan(graphFile: String, text: String, overrides: [String], spec: GraphSpec,
-                            registry: NodeRegistry, segments: Int, workDirectory: String) throws -> SegmentManifest {
-        guard segments >= 1 else { throw SegmentError("--segments must be at least 1, found \(segments)") }
+                            registry: NodeRegistry, size: SegmentSize, workDirectory: String) throws -> SegmentManifest {
+        try size.check()
         let plan = try GraphPlan(validating: spec, registry: registry)
         let sinks = plan.nodes.indices.filter { plan.nodes[$0].info.category == .sink }
         guard sinks.count == 1, let sink = sinks.first else {
@@ -58,13 +58,13 @@ public enum SegmentPlanner {
         let sourceNode = plan.nodes[source]
         let ranges: [SegmentRange]
         switch sourceNode.info.name {
-        case "testsrc": ranges = try testSourceRanges(sourceNode, segments: segments)
+        case "testsrc": ranges = try testSourceRanges(sourceNode, size: size)
         case "filesrc":
             let port = plan.edges.first { $0.from == source && branch.contains($0.to) }.flatMap { e -> String? in
                 if case .named(let n) = e.output { return n ?? "video" }
                 return "video"
             } ?? "video"
-            ranges = try FileSegmentScan(node: sourceNode, port: port).ranges(segments: segments)
+            ranges = try FileSegmentScan(node: sourceNode, port: port).ranges(size: size)
         default:
             throw SegmentError("node '\(sourceNode.id)': a planned graph's video comes from a filesrc or a testsrc, whose frames can be read from any point; found \(sourceNode.info.name)")
         }
@@ -142,12 +142,13 @@ public enum SegmentPlanner {
         return found
     }
 
-    static func testSourceRanges(_ node: GraphPlan.Node, segments: Int) throws -> [SegmentRange] {
+    static func testSourceRanges(_ node: GraphPlan.Node, size: SegmentSize) throws -> [SegmentRange] {
         let frames = node.params.int("frames", default: 0), first = node.params.int("first-frame", default: 0)
         guard frames > 0 else {
             throw SegmentError("node '\(node.id)' (testsrc) has frames: 0 (until stopped); a planned run needs an end")
         }
-        let n = min(segments, frames)
+        let rate = node.params[TestSource.rateParam]
+        let n = size.count(pictures: frames, seconds: Double(frames) * Double(rate.den) / Double(rate.num))
         return (0..<n).map { k in
             let a = k * frames / n, b = (k + 1) * frames / n
             return SegmentRange(frames: b - a, firstFrame: first + a)
@@ -166,4 +167,26 @@ struct SegmentRange {
     var firstFrame: Int?
     var startMicros: Int64?
     var endMicros: Int64?
+}
+
+/// How long the segments are: a number of them, or about so many seconds each.
+public enum SegmentSize: Sendable {
+    case count(Int)
+    case seconds(Double)
+
+    func check() throws {
+        switch self {
+        case .count(let n) where n < 1: throw SegmentError("--segments must be at least 1, found \(n)")
+        case .seconds(let s) where !(s > 0 && s.isFinite): throw SegmentError("--segment-seconds must be more than 0, found \(s)")
+        default: break
+        }
+    }
+
+    /// Segments for `pictures` pictures lasting `seconds`: at most one a picture.
+    func count(pictures: Int, seconds: Double) -> Int {
+        switch self {
+        case .count(let n): return max(1, min(n, pictures))
+        case .seconds(let s): return max(1, min(pictures, Int((seconds / s).rounded(.up))))
+        }
+    }
 }
