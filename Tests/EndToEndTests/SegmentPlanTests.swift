@@ -87,6 +87,27 @@ import Testing
         #expect(joined == (try Self.pictures(dir + "/whole.mkv")))
     }
 
+    /// A logo (a still, read whole by every segment) that ends inside the second of three
+    /// segments: the overlay aligns it by time, so each segment shows what the whole run shows.
+    @Test func aStillLogoOverTheVideoIsTheWholeRunsInEverySegment() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.clip(in: dir)
+        let graph = CLI.writeGraph("""
+            {"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4", "duration": 6}},
+                       "logo": {"type": "imagesrc", "params": {"path": "\(CLI.root)/Graphs/media/logo.png", "duration": 3}},
+                       "mark": {"type": "overlay", "params": {"anchor": "bottom-right", "margin": 16}},
+                       "venc": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0}},
+                       "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
+             "chains": [["in.video", "mark.main"], ["logo", "mark.overlay"], ["mark", "venc", "mux.video"]]}
+            """, in: dir)
+        let (tasks, summary) = try Self.planRunJoin(graph, size: ["--segments", "3"])
+        #expect(tasks == 3, "\(summary)")
+        #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mp4"]).status == 0)
+        let joined = try Self.pictures(dir + "/out.mp4")
+        #expect(joined.count == 150)
+        #expect(joined == (try Self.pictures(dir + "/whole.mp4")))
+    }
+
     @Test func testPatternSegmentsJoinToTheWholeRun() throws {
         let dir = CLI.tempDir()
         let graph = CLI.writeGraph("""

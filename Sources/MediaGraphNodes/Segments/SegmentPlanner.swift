@@ -19,6 +19,8 @@ public enum SegmentPlanner {
         "concat": "it places its clips one after another on one timeline",
         "transition": "it blends two clips over a stretch of the timeline",
     ]
+    /// Sources of one picture repeated, which every segment reads whole.
+    static let stills: Set<String> = ["imagesrc"]
     /// Identifiers of ffmpeg's expressions that count frames from the start of the run.
     static let frameCounters: Set<String> = ["n", "N", "frame_num"]
 
@@ -49,9 +51,10 @@ public enum SegmentPlanner {
         guard branch.contains(where: { plan.nodes[$0].info.category == .encoder }) else {
             throw SegmentError("node '\(sinkNode.id)': its video is copied, not encoded, so there is no work to split (a copy runs at disk speed)")
         }
-        let sources = branch.filter { plan.nodes[$0].info.category == .source }
+        // a still picture (a logo over the video) is the same in every segment: it is not split
+        let sources = branch.filter { plan.nodes[$0].info.category == .source && !stills.contains(plan.nodes[$0].info.name) }
         guard sources.count == 1, let source = sources.first else {
-            throw SegmentError("the video reaching '\(sinkNode.id)' comes from \(sources.count) sources (\(sources.map { "'\(plan.nodes[$0].id)'" }.joined(separator: ", "))); a planned graph splits the frames of one")
+            throw SegmentError("the video reaching '\(sinkNode.id)' comes from \(sources.count) sources (\(sources.map { "'\(plan.nodes[$0].id)'" }.joined(separator: ", "))); a planned graph splits the frames of one (and may add still pictures: imagesrc)")
         }
         for n in branch.sorted() { try checkOrderIndependent(plan.nodes[n]) }
 
