@@ -85,6 +85,12 @@ import Testing
         let joined = try Self.pictures(dir + "/out.mkv")
         #expect(joined.count == 183)
         #expect(joined == (try Self.pictures(dir + "/whole.mkv")))
+
+        // the input replaced after the plan: its cuts may not be on pictures any more
+        try CLI.run("touch", ["-d", "2001-01-01", dir + "/in.mp4"])
+        let stale = try CLI.mediagraph("run-segment", dir + "/work/manifest.json", "--index", "2")
+        #expect(stale.status == 2)
+        #expect(stale.stderr.contains("in.mp4' changed since the plan"), "\(stale.stderr)")
     }
 
     /// A logo (a still, read whole by every segment) that ends inside the second of three

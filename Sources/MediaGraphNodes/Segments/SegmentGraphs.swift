@@ -10,6 +10,7 @@ public enum SegmentGraphs {
             throw SegmentError("task \(index) is not in the plan: its tasks are 0…\(manifest.tasks.count - 1)")
         }
         let task = manifest.tasks[index]
+        try manifest.sourceFile?.check()
         var spec = try planned(manifest)
         let producer = task.kind == .video ? manifest.videoProducer : manifest.audioProducer ?? ""
         spec.edges.removeAll { $0.to.node == manifest.sink && $0.from.node != producer }

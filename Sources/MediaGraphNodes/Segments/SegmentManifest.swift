@@ -27,6 +27,8 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
     public var audioProducer: String?
     /// The node whose frames are split (a `filesrc` or a `testsrc`).
     public var source: String
+    /// The file the cuts were found in, as it was: a task refuses to cut a file that changed.
+    public var sourceFile: FileStamp?
     /// Folder of the parts; the output is the sink's own path.
     public var workDirectory: String
     public var tasks: [Task]
@@ -85,6 +87,31 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
             }
         }
         return m
+    }
+}
+
+/// A file's size and modification time, to notice that it was replaced or changed.
+public struct FileStamp: Codable, Sendable, Equatable {
+    public var path: String
+    public var size: Int64
+    /// Nanoseconds since 1970 (the file system's own resolution).
+    public var modified: Int64
+
+    /// The file as it is now; nil when it cannot be looked at.
+    public static func of(_ path: String) -> FileStamp? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return FileStamp(path: path, size: Int64(st.st_size), modified: Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec))
+    }
+
+    /// Throws when the file is not as planned.
+    func check() throws {
+        guard let now = FileStamp.of(path) else {
+            throw SegmentError("'\(path)', which the plan cut, cannot be read any more")
+        }
+        guard now == self else {
+            throw SegmentError("'\(path)' changed since the plan (\(size) bytes then, \(now.size) now, or a newer time): the cuts may not fall on its pictures any more; plan again")
+        }
     }
 }
 

@@ -72,6 +72,7 @@ public enum SegmentPlanner {
             throw SegmentError("node '\(sourceNode.id)': a planned graph's video comes from a filesrc or a testsrc, whose frames can be read from any point; found \(sourceNode.info.name)")
         }
 
+        let stamp = sourceNode.info.name == "filesrc" ? FileStamp.of(sourceNode.params[FileSource.pathParam]) : nil
         let work = absolute(workDirectory)
         var tasks: [SegmentManifest.Task] = ranges.enumerated().map { k, r in
             SegmentManifest.Task(index: k, kind: .video, part: work + "/" + String(format: "part-%05d.mp4", k), frames: r.frames,
@@ -83,7 +84,7 @@ public enum SegmentPlanner {
         return SegmentManifest(graphFile: absolute(graphFile), graphText: text, baseDirectory: absolute(spec.baseDirectory),
                                overrides: overrides, sink: sinkNode.id, videoInput: videoEdge.input,
                                audioInput: audio.first?.input, videoProducer: plan.nodes[videoEdge.from].id,
-                               audioProducer: audio.first.map { plan.nodes[$0.from].id }, source: sourceNode.id, workDirectory: work, tasks: tasks)
+                               audioProducer: audio.first.map { plan.nodes[$0.from].id }, source: sourceNode.id, sourceFile: stamp, workDirectory: work, tasks: tasks)
     }
 
     /// The caps of the output an edge leaves.
