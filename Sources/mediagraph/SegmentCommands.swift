@@ -117,15 +117,37 @@ struct JoinCommand: ParsableCommand {
     @Argument(help: "The plan's manifest.json.") var manifest: String
     @Flag(name: .shortAndLong, help: "No progress line, notes or closing summary.") var quiet = false
     @Flag(help: "Print the per-node table of `run --stats`.") var stats = false
+    @Flag(help: "Only check the parts: list the tasks to run again (exit 1 if any), write nothing.") var check = false
 
     func run() throws {
         let m = try SegmentCommandSupport.read(manifest)
+        if check { return try checkParts(m) }
         let stop = InterruptHandler.stopFlag()
         // the join graph is ours (a muxer and two readers): no plugin is needed
         let graph = GraphLoading.instantiate(label: "join of '\(manifest)'", plugins: nil, allowPlugins: false, stop: stop, quiet: quiet) {
             try SegmentGraphs.join(m, manifestPath: manifest)
         }
         try GraphExecution.run(graph, stop: stop, quiet: quiet, stats: stats)
+    }
+}
+
+extension JoinCommand {
+    /// `--check`: each task's part, whole or why not, and how to run the others again.
+    func checkParts(_ m: SegmentManifest) throws {
+        let results = SegmentPartsCheck.run(m, manifestPath: manifest)
+        for r in results { Console.out("task \(r.task): " + (r.problem ?? "whole") + "\n") }
+        let again = results.filter { $0.problem != nil }.map(\.task)
+        guard !again.isEmpty else {
+            Console.out("every part is whole: mediagraph join \(manifest)\n")
+            return
+        }
+        Console.out("\(again.count) of \(results.count) tasks to run again: " + again.map(String.init).joined(separator: ", ") + "\n")
+        if FileManager.default.fileExists(atPath: m.workDirectory + "/tasks.sbatch") {
+            Console.out("with Slurm: sbatch --array=" + again.map(String.init).joined(separator: ",") + " \(SlurmScripts.quoted(m.workDirectory + "/tasks.sbatch"))\n")
+        } else {
+            for k in again { Console.out("mediagraph run-segment \(manifest) --index \(k)\n") }
+        }
+        throw ExitCode(1)
     }
 }
 

@@ -187,6 +187,10 @@ import Testing
         // no index: the scheduler's variable picks the task
         let r = try CLI.run(CLI.binary, ["run-segment", manifest, "--quiet"], cwd: CLI.root, environment: ["SLURM_ARRAY_TASK_ID": "0"])
         #expect(r.status == 0, "\(r.stderr)")
+        let check = try CLI.mediagraph("join", manifest, "--check")
+        #expect(check.status == 1)
+        #expect(check.out.contains("task 0: whole") && check.out.contains("1 of 2 tasks to run again: 1")
+                && check.out.contains("mediagraph run-segment \(manifest) --index 1"), "\(check.out)")
         let missing = try CLI.mediagraph("join", manifest)
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("part 1") && missing.stderr.contains("run-segment \(manifest) --index 1"), "\(missing.stderr)")
@@ -200,6 +204,8 @@ import Testing
         let broken = try CLI.mediagraph("join", manifest)
         #expect(broken.status == 1 || broken.status == 2)
         #expect(broken.stderr.contains("part 1"), "\(broken.stderr)")
+        let brokenCheck = try CLI.mediagraph("join", manifest, "--check")
+        #expect(brokenCheck.status == 1 && brokenCheck.out.contains("task 1: part 1"), "\(brokenCheck.out)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
 
         let noIndex = try CLI.mediagraph("run-segment", manifest)

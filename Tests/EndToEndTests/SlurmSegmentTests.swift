@@ -46,8 +46,23 @@ import Testing
             try FileManager.default.createDirectory(atPath: dir + "/failing/part-00001.mp4", withIntermediateDirectories: true)
         }
         #expect(failed.first { $0.arrayTaskID == 1 }?.state == "FAILED", "\(failed)")
-        let join = failed.last
-        #expect(join?.arrayTaskID == nil && join?.reason == "DependencyNeverSatisfied", "\(failed)")
+        #expect(failed.last?.arrayTaskID == nil && failed.last?.reason == "DependencyNeverSatisfied", "\(failed)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"), "the join ran after a failed task")
+
+        // what `join --check` says to run again, run again, and then the join
+        let manifest = dir + "/failing/manifest.json"
+        let check = try CLI.mediagraph("join", manifest, "--check")
+        #expect(check.status == 1 && check.out.contains("with Slurm: sbatch --array=1 "), "\(check.out)")
+        try FileManager.default.removeItem(atPath: dir + "/failing/part-00001.mp4")
+        func sbatch(_ arguments: [String]) throws -> String {
+            let r = try cluster.client("sbatch", ["--parsable"] + arguments)
+            #expect(r.status == 0, "sbatch \(arguments): \(r.stderr)")
+            return String(r.out.prefix { $0.isNumber })
+        }
+        let again = try sbatch(["--array=1", dir + "/failing/tasks.sbatch"])
+        let join = try sbatch(["--dependency=afterok:\(again)", dir + "/failing/join.sbatch"])
+        let rerun = try cluster.wait(jobs: [again, join], timeout: 240)
+        #expect(rerun.allSatisfy { $0.state == "COMPLETED" && $0.exitCode == 0 }, "\(rerun)")
+        #expect(try SegmentPlanTests.pictures(dir + "/out.mp4") == (try SegmentPlanTests.pictures(dir + "/whole.mp4")))
     }
 }
