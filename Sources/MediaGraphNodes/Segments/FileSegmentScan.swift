@@ -48,6 +48,11 @@ struct FileSegmentScan {
             guard packet.pts != DemuxedPacket.noTime else {
                 throw SegmentError("\(what): a packet of stream '\(port)' has no presentation time (after \(pictures.count) pictures), so the stream cannot be cut by time; remux it first")
             }
+            // as the source refuses them: times beyond ±2^60 ticks or 10^12 s are broken
+            let limit = Int64(1) << 60
+            guard Swift.abs(packet.pts.clamped(to: -limit...limit)) < limit, Swift.abs(Double(packet.pts) * tb.doubleValue) < 1e12 else {
+                throw SegmentError("\(what): a packet of stream '\(port)' has the time \(packet.pts) in \(tb), out of range")
+            }
             pictures.append((packet.pts - offset, packet.isKeyFrame))
         }
         // what the run shows: pictures from zero to the end (decoders drop the lead-in)

@@ -70,7 +70,11 @@ public final class SegmentPartsSource: SourceNode, RegisteredNode {
         return true
     }
 
-    func clock(_ t: Int64, _ tb: Rational) -> String { TimeValue.clock(Rational(t * tb.num, tb.den)) }
+    func clock(_ t: Int64, _ tb: Rational) -> String {
+        // a part is a file like any other: its times may be anything
+        let (ticks, overflow) = t.multipliedReportingOverflow(by: tb.num)
+        return overflow || (ticks / max(1, tb.den)).magnitude > 1_000_000_000 ? "\(t) ticks of \(tb)" : TimeValue.clock(Rational(ticks, tb.den))
+    }
 }
 
 /// One part: its file open, its one video stream described.
