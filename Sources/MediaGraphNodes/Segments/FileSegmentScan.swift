@@ -50,7 +50,7 @@ struct FileSegmentScan {
             }
             // as the source refuses them: times beyond ±2^60 ticks or 10^12 s are broken
             let limit = Int64(1) << 60
-            guard Swift.abs(packet.pts.clamped(to: -limit...limit)) < limit, Swift.abs(Double(packet.pts) * tb.doubleValue) < 1e12 else {
+            guard packet.pts > -limit, packet.pts < limit, Swift.abs(Double(packet.pts) * tb.doubleValue) < 1e12 else {
                 throw SegmentError("\(what): a packet of stream '\(port)' has the time \(packet.pts) in \(tb), out of range")
             }
             pictures.append((packet.pts - offset, packet.isKeyFrame))
