@@ -25,6 +25,13 @@ import Testing
         return r.out.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
     }
 
+    /// The part task `k` of a plan writes (the names carry the plan's id).
+    static func part(_ k: Int, of manifest: String) throws -> String {
+        let data = try Data(contentsOf: URL(fileURLWithPath: manifest))
+        let tasks = (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["tasks"] as? [[String: Any]] ?? []
+        return tasks.first { $0["index"] as? Int == k }?["part"] as? String ?? "(no task \(k))"
+    }
+
     /// Plans `graph`, runs the tasks in reverse order (each is independent), joins.
     static func planRunJoin(_ graph: String, size: [String]) throws -> (tasks: Int, plan: String) {
         let work = (graph as NSString).deletingLastPathComponent + "/work"
@@ -198,7 +205,7 @@ import Testing
 
         #expect(try CLI.mediagraph("run-segment", manifest, "--index", "1", "--quiet").status == 0)
         // a part cut short (copied while written, a full disk elsewhere): named, nothing written
-        let part = dir + "/g.plan/part-00001.mp4"
+        let part = try Self.part(1, of: manifest)
         let bytes = try Data(contentsOf: URL(fileURLWithPath: part))
         try bytes.prefix(bytes.count * 2 / 3).write(to: URL(fileURLWithPath: part))
         let broken = try CLI.mediagraph("join", manifest)
@@ -207,6 +214,13 @@ import Testing
         let brokenCheck = try CLI.mediagraph("join", manifest, "--check")
         #expect(brokenCheck.status == 1 && brokenCheck.out.contains("task 1: part 1"), "\(brokenCheck.out)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out.mp4"))
+
+        // a new plan in the same folder does not take the old one's parts for its own
+        #expect(try CLI.mediagraph("run-segment", manifest, "--index", "1", "--quiet").status == 0)
+        #expect(try CLI.mediagraph("join", manifest, "--check").status == 0)
+        #expect(try CLI.mediagraph("plan", graph, "--segments", "2").status == 0)
+        let replanned = try CLI.mediagraph("join", manifest, "--check")
+        #expect(replanned.status == 1 && replanned.out.contains("2 of 2 tasks to run again"), "\(replanned.out)")
 
         let noIndex = try CLI.mediagraph("run-segment", manifest)
         #expect(noIndex.status == 2)

@@ -43,7 +43,7 @@ import Testing
         // task 1 cannot write its part (a folder is in the way): it fails, the join is never run
         try FileManager.default.removeItem(atPath: dir + "/out.mp4")
         let failed = try submit(dir + "/failing") {
-            try FileManager.default.createDirectory(atPath: dir + "/failing/part-00001.mp4", withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: try SegmentPlanTests.part(1, of: dir + "/failing/manifest.json"), withIntermediateDirectories: true)
         }
         #expect(failed.first { $0.arrayTaskID == 1 }?.state == "FAILED", "\(failed)")
         #expect(failed.last?.arrayTaskID == nil && failed.last?.reason == "DependencyNeverSatisfied", "\(failed)")
@@ -53,7 +53,7 @@ import Testing
         let manifest = dir + "/failing/manifest.json"
         let check = try CLI.mediagraph("join", manifest, "--check")
         #expect(check.status == 1 && check.out.contains("with Slurm: sbatch --array=1 "), "\(check.out)")
-        try FileManager.default.removeItem(atPath: dir + "/failing/part-00001.mp4")
+        try FileManager.default.removeItem(atPath: try SegmentPlanTests.part(1, of: manifest))
         func sbatch(_ arguments: [String]) throws -> String {
             let r = try cluster.client("sbatch", ["--parsable"] + arguments)
             #expect(r.status == 0, "sbatch \(arguments): \(r.stderr)")

@@ -74,12 +74,14 @@ public enum SegmentPlanner {
 
         let stamp = sourceNode.info.name == "filesrc" ? FileStamp.of(sourceNode.params[FileSource.pathParam]) : nil
         let work = absolute(workDirectory)
+        // parts are named by the plan, so a new plan in the same folder never joins an older one's
+        let id = String(UUID().uuidString.prefix(8)).lowercased()
         var tasks: [SegmentManifest.Task] = ranges.enumerated().map { k, r in
-            SegmentManifest.Task(index: k, kind: .video, part: work + "/" + String(format: "part-%05d.mp4", k), frames: r.frames,
+            SegmentManifest.Task(index: k, kind: .video, part: work + "/" + String(format: "part-%@-%05d.mp4", id, k), frames: r.frames,
                                  firstFrame: r.firstFrame, startMicros: r.startMicros, endMicros: r.endMicros)
         }
         if !audio.isEmpty {
-            tasks.append(SegmentManifest.Task(index: tasks.count, kind: .audio, part: work + "/audio.mp4"))
+            tasks.append(SegmentManifest.Task(index: tasks.count, kind: .audio, part: work + "/audio-\(id).mp4"))
         }
         return SegmentManifest(graphFile: absolute(graphFile), graphText: text, baseDirectory: absolute(spec.baseDirectory),
                                overrides: overrides, sink: sinkNode.id, videoInput: videoEdge.input,
