@@ -2,7 +2,7 @@ import MediaGraphCore
 
 /// Fragmented layout: ftyp + moov(mvex), then moof + mdat per fragment, each flushed whole.
 extension MP4Muxer {
-    func noteFragmentBoundary(_ s: MP4Sample, track i: Int) {
+    func noteFragmentBoundary(_ s: MP4Sample, track i: Int, requested: Bool) {
         guard i == leadTrack else { return }
         let t = tracks[i]
         guard let start = fragmentStart else {
@@ -14,8 +14,9 @@ extension MP4Muxer {
         let due = switch options.fragmentCut {
         case .sincePrevious: s.dts - start >= minimum
         case .grid: s.dts - fragmentOrigin >= minimum * (cutsNoted + 1)
+        case .onRequest: requested
         }
-        if (s.isSync || !t.description.isVideo) && due {
+        if (s.isSync || !t.description.isVideo || options.fragmentCut == .onRequest) && due {
             fragmentCuts.append(t.time(s.dts))
             fragmentStart = s.dts
             cutsNoted += 1
@@ -24,17 +25,18 @@ extension MP4Muxer {
 
     func writeReadyFragments(final: Bool) throws {
         guard started else { return }
+        // A track that stops delivering (or a lead track without key frames) must not grow
+        // memory without bound: past the limit, cut anyway — unless the caller decides the cuts.
+        var overLimit: Bool { queuedBytes > queueLimit && options.fragmentCut != .onRequest }
         while let cut = fragmentCuts.first {
             let ready = tracks.allSatisfy { t in
                 t.ended || (t.lastQueuedDTS.map { !(t.time($0) < cut) } ?? false)
             }
-            // A track that stops delivering (or a lead track without key frames) must not grow
-            // memory without bound: past the limit, cut anyway.
-            if !ready && queuedBytes <= queueLimit { break }
+            if !ready && !overLimit { break }
             fragmentCuts.removeFirst()
             try writeFragment(before: cut)
         }
-        if queuedBytes > queueLimit && fragmentCuts.isEmpty {
+        if overLimit && fragmentCuts.isEmpty {
             try writeFragment(before: nil)
         }
         if final {

@@ -185,6 +185,12 @@ public final class MP4Muxer {
 
     /// Queues a sample; writes whatever interleaving allows.
     public func append(_ sample: MP4Sample, to id: MP4TrackID) throws {
+        try append(sample, to: id, startingFragment: false)
+    }
+
+    /// Queues a sample; with `fragmentCut: .onRequest` and `startingFragment`, a new fragment
+    /// starts with it (on the lead track; ignored for the first sample and in other modes).
+    public func append(_ sample: MP4Sample, to id: MP4TrackID, startingFragment: Bool) throws {
         guard state == .idle || state == .running else {
             throw MP4MuxerError.invalidState(operation: "append a sample", state: state)
         }
@@ -228,7 +234,7 @@ public final class MP4Muxer {
         }
         do {
             if options.fragmented {
-                noteFragmentBoundary(sample, track: id.index)
+                noteFragmentBoundary(sample, track: id.index, requested: startingFragment)
                 try writeReadyFragments(final: false)
             } else {
                 try drain(final: false)

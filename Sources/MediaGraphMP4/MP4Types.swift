@@ -99,6 +99,11 @@ public enum MP4FragmentCut: Sendable, Equatable {
     /// hls muxer cuts at `hls_time`: with key frames every 1.5 s and 2 s segments that gives
     /// 3, 1.5, 1.5, … (4.5 and 6 s cuts), so the segments keep to the asked length on average.
     case grid
+    /// Only before a sample appended with `append(_:to:startingFragment: true)`, key frame or
+    /// not, and never on the muxer's own account (not past the 64 MiB queue either): the caller
+    /// decides every cut and bounds a fragment's size. A DASH writer cuts each representation's
+    /// muxer this way, so that audio segments end where ffmpeg's dash muxer ends them.
+    case onRequest
 }
 
 /// A track of one muxer, as returned by `addVideoTrack` / `addAudioTrack`.

@@ -79,6 +79,7 @@ public enum BuiltinNodes {
         r.add(MP4Sink.self)
         r.add(MatroskaSink.self)
         r.add(HLSSink.self)
+        r.add(DASHSink.self)
         r.add(H264Sink.self)
         r.add(HEVCSink.self)
         r.add(IVFSink.self)

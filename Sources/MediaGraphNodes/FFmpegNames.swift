@@ -48,8 +48,7 @@ enum FFmpegNames {
             h[n] = "blur with 'unsharp' and a negative amount (ffmpeg's unsharp), 'frei0r.IIRblur' or 'frei0r.squareblur', or a 'shader'"
         }
         h["sharpen"] = "sharpening is 'unsharp' (ffmpeg's unsharp filter)"
-        h["segment"] = "ffmpeg's segment muxer has no node here: 'hls' cuts fragmented-MP4 segments at key frames with a playlist, and 'mp4' with \"fragmented\": true writes fragments into one file"
-        h["dash"] = "DASH is not written here: 'hls' writes the same fragmented-MP4 segments (CMAF-style init + .m4s) with an HLS playlist"
+        h["segment"] = "ffmpeg's segment muxer has no node here: 'hls' and 'dash' cut fragmented-MP4 segments at key frames with a playlist or an MPD, and 'mp4' with \"fragmented\": true writes fragments into one file"
         return h
     }()
 

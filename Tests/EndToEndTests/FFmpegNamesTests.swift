@@ -8,7 +8,7 @@ import Testing
                         "format", "movie", "amovie", "testsrc2", "null", "framemd5", "libx264", "libx265", "libvpx", "libvpx-vp9",
                         "libfdk_aac", "libmp3lame", "ipod", "ivf", "adts", "rawvideo", "yuv4mpegpipe", "image2", "s16le", "f32le",
                         "anullsrc", "trim", "atrim", "framerate", "hflip", "vflip", "thumbnail", "webm", "mkv", "boxblur", "gblur", "sharpen", "smartblur", "yadif",
-                        "segment", "dash"]
+                        "segment"]
 
     @Test func everyNameGetsAdviceNamingNodesThatExist() throws {
         for name in Self.names {

@@ -1,14 +1,14 @@
 import MediaGraphCore
 import MediaGraphMP4
 
-/// The inputs of a sink that writes through an `MP4Muxer` (`mp4`, `hls`): one track per input,
-/// packets rescaled to the track's timescale, inputs read in decode-time order, and
-/// `end: shortest`. The sink makes the muxer; this feeds it.
+/// The inputs of a sink that writes through an `MP4TrackWriter` (`mp4` and `hls`: an `MP4Muxer`;
+/// `dash`: a `DASHWriter`): one track per input, packets rescaled to the track's timescale,
+/// inputs read in decode-time order, and `end: shortest`. The sink makes the writer; this feeds it.
 final class MP4Feed {
     let end: SyncEnd
     var names: [String]
     private(set) var formats: [MediaFormat] = []
-    private(set) var muxer: MP4Muxer?
+    private(set) var muxer: (any MP4TrackWriter)?
     private var tracks: [MP4TrackID] = []
     private var timescales: [Int64] = []
     /// Last dts seen per input (seconds), to read inputs in decode order.
@@ -36,9 +36,9 @@ final class MP4Feed {
     }
 
     /// Adds a track per input to `m`, which then takes the packets.
-    func attach(_ m: MP4Muxer) throws {
+    func attach(_ m: any MP4TrackWriter) throws {
         for f in formats {
-            let id = try m.addTrack(for: f)
+            let id = try m.addTrack(for: f, configuration: nil)
             tracks.append(id)
             timescales.append(m.timescale(of: id) ?? 90000)
         }
