@@ -142,6 +142,22 @@ import Testing
         #expect(try Self.audioPackets(dir + "/out.mp4") == (try Self.audioPackets(dir + "/whole.mp4")))
     }
 
+    /// The join runs the graph's own muxer, so a DASH output is written by the dash sink.
+    @Test func aDASHOutputIsWrittenByTheJoin() throws {
+        let dir = CLI.tempDir()
+        let graph = CLI.writeGraph("""
+            {"nodes": {"src": {"type": "testsrc", "params": {"width": 160, "height": 90, "rate": "25/1", "frames": 100}},
+                       "venc": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0, "keyint": 25}},
+                       "mux": {"type": "dash", "params": {"path": "dash/out.mpd"}}},
+             "chains": [["src", "venc", "mux.video"]]}
+            """, in: dir)
+        _ = try Self.planRunJoin(graph, size: ["--segments", "3"])
+        #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole/out.mpd"]).status == 0)
+        let joined = try Self.pictures(dir + "/dash/out.mpd")
+        #expect(joined.count == 100)
+        #expect(joined == (try Self.pictures(dir + "/whole/out.mpd")))
+    }
+
     @Test(arguments: [
         (#""fx": {"type": "fps", "params": {"rate": "10/1"}}"#, "node 'fx' (fps) cannot run in segments"),
         (#""fx": {"type": "drawtext", "params": {"text": "frame %{n}"}}"#, "param 'text' counts frames (n)"),
