@@ -8,8 +8,17 @@ struct FileSegmentScan {
     let node: GraphPlan.Node
     /// The filesrc port the video leaves by (`video`, `video1`, `stream3` …).
     let port: String
+    /// Every port of the source the planned graph reads (the video's, the audio's …).
+    let connectedPorts: [String]
 
-    func ranges(size: SegmentSize) throws -> [SegmentRange] {
+    struct Cuts {
+        var ranges: [SegmentRange]
+        /// A `start` every task's source gets (microseconds after the file's start time), so
+        /// that tasks reading fewer streams than the whole run keep its time zero (MPEG-TS).
+        var start: Int64?
+    }
+
+    func cuts(size: SegmentSize) throws -> Cuts {
         let p = node.params
         let path = p[FileSource.pathParam]
         let what = "node '\(node.id)' (filesrc '\(path)')"
@@ -18,32 +27,45 @@ struct FileSegmentScan {
             demuxer = try Demuxer(path: path, options: DemuxerOptions(probeSize: Int64(p[FileSource.probeSizeParam]),
                                                                       analyzeDuration: Int64(p[FileSource.probeDurationParam] * 1e6)))
         } catch let e as DemuxError { throw SegmentError("\(what): \(e.message)") }
-        guard !demuxer.container.allowsDiscontinuities else {
-            throw SegmentError("\(what): a \(demuxer.container.formatName) file's timestamps may jump, so its frames cannot be found again by time; remux it to MP4 or Matroska first (filesrc → mp4 copies it)")
-        }
         guard !["h264", "hevc"].contains(demuxer.container.formatName) else {
             throw SegmentError("\(what): a raw \(demuxer.container.formatName) stream has no timestamps to cut by; put it in a container first")
         }
         let ports = FileStreamPorts(path: path, streams: demuxer.streams)
-        let info: StreamInfo, trim: FileTrim
+        let info: StreamInfo, trim: FileTrim, read: [StreamInfo]
         do {
             info = demuxer.streams[ports.ports[try ports.portIndex(named: port)].streamIndex]
+            read = try connectedPorts.map { demuxer.streams[ports.ports[try ports.portIndex(named: $0)].streamIndex] }
             let firstVideo = ports.ports.first { demuxer.streams[$0.streamIndex].kind == .video }.map { demuxer.streams[$0.streamIndex] }
             trim = try FileTrim.make(p, demuxer: demuxer, firstVideo: firstVideo)
         } catch let e as NodeFailure { throw SegmentError("\(what): \(e.message)") }
         guard info.kind == .video else { throw SegmentError("\(what): port '\(port)' is not a video stream") }
         guard !trim.isSegment else { throw SegmentError("\(what): it is a segment already (segment-start/segment-end); plan the whole graph") }
 
-        let micros = Rational(1, 1_000_000), tb = info.timeBase
-        let zero = (demuxer.container.startTime ?? 0) + trim.startMicros
+        let micros = Rational(1, 1_000_000)
+        var zero = (demuxer.container.startTime ?? 0) + trim.startMicros
+        var start: Int64?
+        // Where timestamps may jump (MPEG-TS/PS), zero without a trim is where the streams read
+        // begin (FileSource.startAtTheStreamsRead), and a task reads fewer streams than the whole
+        // run: every task is given the whole run's zero as its `start`.
+        if demuxer.container.allowsDiscontinuities && !trim.startGiven && trim.lengthMicros == nil,
+           let fileStart = demuxer.container.startTime {
+            let starts = read.compactMap { s in s.startTime.map { Demuxer.rescale($0, from: s.timeBase, to: micros) } }
+            if let first = starts.min(), first > fileStart { zero = first }
+            start = zero - fileStart
+        }
+        let jumps = demuxer.container.allowsDiscontinuities ? JumpCheck(streams: read) : nil
+        demuxer.select(Set([info.index] + read.map(\.index)))
+        var pictures: [(pts: Int64, key: Bool)] = []
+        let tb = info.timeBase
         let offset = Demuxer.rescale(zero, from: micros, to: tb)
         let end = trim.lengthMicros.map { Demuxer.rescale(zero + $0, from: micros, to: tb) - offset }
-        demuxer.select([info.index])
-        var pictures: [(pts: Int64, key: Bool)] = []
         while true {
             let packet: DemuxedPacket?
             do { packet = try demuxer.read() } catch let e as DemuxError { throw SegmentError("\(what): \(e.message)") }
             guard let packet else { break }
+            if let jumps, let jump = jumps.check(packet) {
+                throw SegmentError("\(what): \(jump), as where recordings are joined; a task could not find its frames again by time. Remux it first: a filesrc → mp4 graph copies it with the times made to follow on")
+            }
             guard packet.streamIndex == info.index, !packet.isDiscarded else { continue }
             guard packet.pts != DemuxedPacket.noTime else {
                 throw SegmentError("\(what): a packet of stream '\(port)' has no presentation time (after \(pictures.count) pictures), so the stream cannot be cut by time; remux it first")
@@ -81,7 +103,7 @@ struct FileSegmentScan {
             ranges.append(SegmentRange(frames: shown.count { $0.pts >= from && $0.pts < to },
                                        startMicros: k == 0 ? nil : bounds[k - 1], endMicros: k == bounds.count ? nil : bounds[k]))
         }
-        return ranges.filter { $0.frames > 0 }
+        return Cuts(ranges: ranges.filter { $0.frames > 0 }, start: start)
     }
 
     /// Microseconds of `ticks` of `tb`, rounded down.

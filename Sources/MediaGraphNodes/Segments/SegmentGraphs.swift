@@ -21,7 +21,9 @@ public enum SegmentGraphs {
         for k in spec.nodes.indices where spec.nodes[k].id == manifest.sink {
             spec.nodes[k] = GraphSpec.Node(id: manifest.sink, type: "mp4", params: .obj([("path", .str(task.part))]))
         }
-        guard task.kind == .video, let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }) else { return spec }
+        guard let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }) else { return spec }
+        if let start = manifest.sourceStartMicros { set(&spec.nodes[s], ("start", .str(seconds(start)))) }
+        guard task.kind == .video else { return spec }
         if let first = task.firstFrame, let frames = task.frames {
             set(&spec.nodes[s], ("first-frame", .num(Double(first))), ("frames", .num(Double(frames))))
         }

@@ -29,6 +29,10 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
     public var source: String
     /// The file the cuts were found in, as it was: a task refuses to cut a file that changed.
     public var sourceFile: FileStamp?
+    /// A `start` (microseconds) every task's source is given: in a file whose timestamps may jump
+    /// (MPEG-TS), zero is where the streams read begin, and a task reads fewer streams than the
+    /// whole run, so the whole run's zero is fixed for all (nil: the graph's own params).
+    public var sourceStartMicros: Int64?
     /// Folder of the parts; the output is the sink's own path.
     public var workDirectory: String
     public var tasks: [Task]

@@ -60,14 +60,19 @@ public enum SegmentPlanner {
 
         let sourceNode = plan.nodes[source]
         let ranges: [SegmentRange]
+        var sourceStart: Int64?
         switch sourceNode.info.name {
         case "testsrc": ranges = try testSourceRanges(sourceNode, size: size)
         case "filesrc":
-            let port = plan.edges.first { $0.from == source && branch.contains($0.to) }.flatMap { e -> String? in
+            func port(_ e: GraphPlan.Edge) -> String {
                 if case .named(let n) = e.output { return n ?? "video" }
                 return "video"
-            } ?? "video"
-            ranges = try FileSegmentScan(node: sourceNode, port: port).ranges(size: size)
+            }
+            let video = plan.edges.first { $0.from == source && branch.contains($0.to) }.map(port) ?? "video"
+            let connected = Array(Set(plan.edges.filter { $0.from == source }.map(port))).sorted()
+            let cuts = try FileSegmentScan(node: sourceNode, port: video, connectedPorts: connected).cuts(size: size)
+            ranges = cuts.ranges
+            sourceStart = cuts.start
         default:
             throw SegmentError("node '\(sourceNode.id)': a planned graph's video comes from a filesrc or a testsrc, whose frames can be read from any point; found \(sourceNode.info.name)")
         }
@@ -86,7 +91,8 @@ public enum SegmentPlanner {
         return SegmentManifest(graphFile: absolute(graphFile), graphText: text, baseDirectory: absolute(spec.baseDirectory),
                                overrides: overrides, sink: sinkNode.id, videoInput: videoEdge.input,
                                audioInput: audio.first?.input, videoProducer: plan.nodes[videoEdge.from].id,
-                               audioProducer: audio.first.map { plan.nodes[$0.from].id }, source: sourceNode.id, sourceFile: stamp, workDirectory: work, tasks: tasks)
+                               audioProducer: audio.first.map { plan.nodes[$0.from].id }, source: sourceNode.id, sourceFile: stamp,
+                               sourceStartMicros: sourceStart, workDirectory: work, tasks: tasks)
     }
 
     /// The caps of the output an edge leaves.

@@ -235,8 +235,9 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     /// In a file whose timestamps may jump (MPEG-TS …) and without a trim, zero is the earliest
     /// start of the streams read when that is after the file's start, as ffmpeg's "Correcting
     /// start time" does: a TS's video read alone starts at zero even where its audio starts earlier.
+    /// A `start` given (even 0) keeps zero where it says.
     func startAtTheStreamsRead() {
-        guard demuxer.container.allowsDiscontinuities, !trim.hasStart, trim.lengthMicros == nil,
+        guard demuxer.container.allowsDiscontinuities, !trim.startGiven, trim.lengthMicros == nil,
               let fileStart = demuxer.container.startTime else { return }
         let micros = Rational(1, 1_000_000)
         let starts = streams.filter(\.isActive).compactMap { s in

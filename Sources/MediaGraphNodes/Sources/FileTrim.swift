@@ -10,6 +10,9 @@ struct FileTrim {
     /// Microseconds after zero where presentation ends, nil for the end of the file.
     var lengthMicros: Int64?
     var hasStart: Bool { startMicros > 0 }
+    /// `start` was given, even as 0: zero is then the file's start time plus it, never moved to
+    /// where the streams read begin (what `mediagraph plan` relies on for MPEG-TS inputs).
+    var startGiven = false
     /// A segment of a longer run (`segment-start`, `segment-end`): microseconds after zero where
     /// this run's pictures begin and end. Zero stays where it is, so the segment keeps the whole
     /// run's timestamps.
@@ -60,6 +63,7 @@ struct FileTrim {
         }
         if let s = p[FileSource.startParam] {
             trim.startMicros = try micros(s, param: "start")
+            trim.startGiven = true
             if case .frame(let n) = s, let v = firstVideo, v.frameCount > 0, n >= v.frameCount {
                 throw NodeFailure("param 'start': frame \(n) is beyond the end of '\(path)' (its first video stream has \(v.frameCount) frames, 0…\(v.frameCount - 1))")
             }
