@@ -16,6 +16,7 @@ final class CPluginNode: VideoNode {
     init(type: CPluginNodeType, setup: NodeSetup) throws {
         self.type = type
         id = setup.id
+        frameNumber = setup.firstFrameNumber
         params = setup.params
     }
 

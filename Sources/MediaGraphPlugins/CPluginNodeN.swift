@@ -25,6 +25,7 @@ final class CPluginNodeN: SynchronizedVideoNode {
     init(type: CPluginNodeType, setup: NodeSetup) {
         self.type = type
         id = setup.id
+        frameNumber = setup.firstFrameNumber
         params = setup.params
         syncPolicy = type.inputNames.count > 1 ? SyncPolicy(params: setup.params) : SyncPolicy()
         let n = type.inputNames.count

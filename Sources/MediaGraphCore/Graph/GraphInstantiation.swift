@@ -125,7 +125,8 @@ struct GraphInstantiation {
     /// Creates node `p` and configures it with its input formats; returns it with its output
     /// formats and their port names, or nil (and the error) when it refuses.
     mutating func createAndConfigure(_ p: GraphPlan.Node, inputs: [InputFormat]) -> (MediaNode, [MediaFormat], [String])? {
-        let setup = NodeSetup(id: p.id, params: p.params, connectedInputs: inputs.map(\.port), stop: stop)
+        let setup = NodeSetup(id: p.id, params: p.params, connectedInputs: inputs.map(\.port), stop: stop,
+                              firstFrameNumber: plan.spec.firstFrameNumber)
         let instance: MediaNode
         let outputs: [MediaFormat]
         do {

@@ -60,6 +60,10 @@ public struct GraphSpec: Sendable {
     /// Whether runs of point-wise stages may become one pass (`StageFusion`); false keeps every
     /// node its own stage (the graph file's `"fuse": false`), for bit-exact stage-by-stage output.
     public var fuse: Bool = true
+    /// The number, in a longer run, of the first video frame this run's nodes see: a segment of
+    /// a planned run (`mediagraph run-segment`) starts past 0, and nodes whose params count
+    /// frames (`n`) count from it, so they see the whole run's numbers. Not in graph files.
+    public var firstFrameNumber = 0
     /// The file the graph came from, for messages; nil for graphs built in code.
     public var file: String?
     /// Directory that relative paths in params are taken against.

@@ -79,14 +79,18 @@ public struct NodeSetup: Sendable {
     public var connectedInputs: [String]
     /// Set when the run should stop early (SIGINT): sources check it and end their stream.
     public var stop: StopFlag
+    /// The number of the first video frame the node sees (`GraphSpec.firstFrameNumber`): what a
+    /// node that counts frames (`n`) counts from.
+    public var firstFrameNumber: Int
 
     /// Creating a node must not consume input that can be read only once (standard input):
     /// `validate` and `dot` create nodes too. Such a source adopts `OnceReadableInput`.
-    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag()) {
+    public init(id: String, params: ParamValues, connectedInputs: [String] = [], stop: StopFlag = StopFlag(), firstFrameNumber: Int = 0) {
         self.id = id
         self.params = params
         self.connectedInputs = connectedInputs
         self.stop = stop
+        self.firstFrameNumber = firstFrameNumber
     }
 }
 

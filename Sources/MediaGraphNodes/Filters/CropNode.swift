@@ -27,6 +27,8 @@ public final class CropNode: RegisteredNode, VideoNode {
     var rect: (x: Int, y: Int, format: VideoFormat)?
     /// A rectangle that moves: where it is evaluated (the picture as shown) and where it was.
     var moving: MovingPlace?
+    /// What n counts from (a segment of a planned run starts past 0).
+    let firstFrameNumber: Int
 
     struct MovingPlace {
         var values: [Double]
@@ -41,6 +43,7 @@ public final class CropNode: RegisteredNode, VideoNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
+        firstFrameNumber = setup.firstFrameNumber
         expressions = try PlacementExpressions(width: p[Self.widthParam], height: p[Self.heightParam], x: p[Self.xParam], y: p[Self.yParam],
                                                names: ("width", "height", "x", "y"), perFrame: true)
     }
@@ -82,7 +85,7 @@ public final class CropNode: RegisteredNode, VideoNode {
             let values = expressions.sizeValues(shown: (W, H), grid: (gx, gy), sar: sar, integer: PlacementExpressions.nearest)
             // before a first NaN: centered, as ffmpeg's default
             moving = MovingPlace(values: values, shown: (W, H), size: (w, h), grid: (gx, gy), fixed: (x0, y0),
-                                 last: (down((W - w) / 2, gx), down((H - h) / 2, gy)), input: input)
+                                 last: (down((W - w) / 2, gx), down((H - h) / 2, gy)), frames: firstFrameNumber, input: input)
         }
         // an odd side mapped through a rotation or mirror can put an offset off the grid: down onto it
         rect = (down(stored.x, 1 << shift.x), down(stored.y, 1 << shift.y), out)

@@ -42,6 +42,7 @@ public final class DrawBoxNode: RegisteredNode, VideoNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
+        frameCount = setup.firstFrameNumber
         func expression(_ param: Param<String>, _ names: [String] = DrawBoxNode.variables) throws -> NumericExpression {
             do { return try NumericExpression(p[param], variables: names) } catch {
                 throw NodeFailure("param '\(param.name)': \(error)")

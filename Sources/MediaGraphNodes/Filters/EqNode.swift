@@ -40,6 +40,7 @@ public final class EqNode: RegisteredNode, VideoNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
+        frames = setup.firstFrameNumber
         let params = [Self.contrastParam, Self.brightnessParam, Self.saturationParam, Self.gammaParam, Self.gammaRParam,
                       Self.gammaGParam, Self.gammaBParam, Self.gammaWeightParam]
         settings = try params.map { try ExpressionParam.parse(p[$0], param: $0.name, variables: Self.variables) }

@@ -24,6 +24,7 @@ public enum SegmentGraphs {
         guard let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }) else { return spec }
         if let start = manifest.sourceStartMicros { set(&spec.nodes[s], ("start", .str(seconds(start)))) }
         guard task.kind == .video else { return spec }
+        spec.firstFrameNumber = task.framesBefore ?? 0
         if let first = task.firstFrame, let frames = task.frames {
             set(&spec.nodes[s], ("first-frame", .num(Double(first))), ("frames", .num(Double(frames))))
         }

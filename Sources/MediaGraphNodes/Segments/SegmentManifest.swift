@@ -52,6 +52,9 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
         /// the run's own start or end).
         public var startMicros: Int64?
         public var endMicros: Int64?
+        /// Pictures of the whole run before this segment's first: its nodes count frames (`n`)
+        /// from here (`GraphSpec.firstFrameNumber`).
+        public var framesBefore: Int?
     }
 
     public var videoTasks: [Task] { tasks.filter { $0.kind == .video } }

@@ -21,7 +21,8 @@ public enum SegmentPlanner {
     ]
     /// Sources of one picture repeated, which every segment reads whole.
     static let stills: Set<String> = ["imagesrc"]
-    /// Identifiers of ffmpeg's expressions that count frames from the start of the run.
+    /// Identifiers of ffmpeg's expressions that count frames from the start of the run (a segment
+    /// gives its nodes the whole run's numbers; setpts's N is refused with setpts).
     static let frameCounters: Set<String> = ["n", "N", "frame_num"]
 
     /// Plans `spec` (the graph file `graphFile`, whose text is `text`) into video segments of
@@ -56,7 +57,10 @@ public enum SegmentPlanner {
         guard sources.count == 1, let source = sources.first else {
             throw SegmentError("the video reaching '\(sinkNode.id)' comes from \(sources.count) sources (\(sources.map { "'\(plan.nodes[$0].id)'" }.joined(separator: ", "))); a planned graph splits the frames of one (and may add still pictures: imagesrc)")
         }
-        for n in branch.sorted() { try checkOrderIndependent(plan.nodes[n]) }
+        // a segment's nodes count frames from its first picture's number in the whole run; a
+        // still picture's branch, which each segment reads whole, has no such number
+        let fromSource = downstream(of: source, in: plan)
+        for n in branch.sorted() { try checkOrderIndependent(plan.nodes[n], countsFrames: fromSource.contains(n)) }
 
         let sourceNode = plan.nodes[source]
         let ranges: [SegmentRange]
@@ -83,7 +87,8 @@ public enum SegmentPlanner {
         let id = String(UUID().uuidString.prefix(8)).lowercased()
         var tasks: [SegmentManifest.Task] = ranges.enumerated().map { k, r in
             SegmentManifest.Task(index: k, kind: .video, part: work + "/" + String(format: "part-%@-%05d.mp4", id, k), frames: r.frames,
-                                 firstFrame: r.firstFrame, startMicros: r.startMicros, endMicros: r.endMicros)
+                                 firstFrame: r.firstFrame, startMicros: r.startMicros, endMicros: r.endMicros,
+                                 framesBefore: ranges[..<k].reduce(0) { $0 + $1.frames })
         }
         if !audio.isEmpty {
             tasks.append(SegmentManifest.Task(index: tasks.count, kind: .audio, part: work + "/audio-\(id).mp4"))
@@ -116,16 +121,29 @@ public enum SegmentPlanner {
         return seen
     }
 
-    /// Refuses a node whose output a segment could not reproduce.
-    static func checkOrderIndependent(_ node: GraphPlan.Node) throws {
+    /// Node `n` and every node that reads from it.
+    static func downstream(of n: Int, in plan: GraphPlan) -> Set<Int> {
+        var seen: Set<Int> = [n], todo = [n]
+        while let k = todo.popLast() {
+            for e in plan.edges where e.from == k && !seen.contains(e.to) {
+                seen.insert(e.to)
+                todo.append(e.to)
+            }
+        }
+        return seen
+    }
+
+    /// Refuses a node whose output a segment could not reproduce. `countsFrames`: the node sees
+    /// the split source's pictures, so a param counting them (`n`) is given the whole run's numbers.
+    static func checkOrderIndependent(_ node: GraphPlan.Node, countsFrames: Bool) throws {
         if let why = orderDependent[node.info.name] {
             throw SegmentError("node '\(node.id)' (\(node.info.name)) cannot run in segments: \(why). Run the graph whole, or put that step in a graph of its own")
         }
         for spec in node.info.params {
             if case .path = spec.type { continue }
             guard let value = node.params[spec.name] else { continue }
-            for text in strings(in: value) where !frameCounters.isDisjoint(with: identifiers(in: text)) {
-                throw SegmentError("node '\(node.id)' (\(node.info.name)): param '\(spec.name)' counts frames (n) from the start of the run, which starts again at 0 in each segment; use the time t, which segments keep")
+            for text in strings(in: value) where !frameCounters.isDisjoint(with: identifiers(in: text)) && !countsFrames {
+                throw SegmentError("node '\(node.id)' (\(node.info.name)): param '\(spec.name)' counts the frames of a still picture, which every segment reads from its start; use the time t, which segments keep")
             }
         }
     }

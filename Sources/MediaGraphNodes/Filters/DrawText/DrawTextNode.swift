@@ -72,6 +72,7 @@ public final class DrawTextNode: RegisteredNode, VideoNode {
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
+        frameCount = setup.firstFrameNumber
         var text: String
         switch (p[Self.textParam], p[Self.textFileParam]) {
         case (let t?, nil): text = t
