@@ -17,6 +17,8 @@ struct PlanCommand: ParsableCommand {
     @Option(help: "Or: about this many seconds of video a segment.") var segmentSeconds: Double?
     @Option(help: "Folder for the manifest and the parts (created). Default: the graph file's name with .plan, beside it.") var work: String?
     @Flag(help: "Also write Slurm batch scripts and WORK/submit.sh.") var slurm = false
+    @Option(name: .customLong("stateless"), help: ArgumentHelp("A plugin node (frei0r or other) that keeps nothing from one frame to the next, so segments may run it (repeatable).", valueName: "id"))
+    var stateless: [String] = []
     @OptionGroup var plugins: PluginOptions
     @Flag(name: .customLong("allow-plugins"), help: "Load every plugin the graph's \"plugins\" list names (only for graph files you trust).")
     var allowPlugins = false
@@ -39,7 +41,7 @@ struct PlanCommand: ParsableCommand {
             let registry = try GraphLoading.registry(for: spec, plugins: plugins, allowPlugins: allowPlugins)
             CommandLinePaths.resolve(in: &spec, registry: registry)
             manifest = try SegmentPlanner.plan(graphFile: graph, text: text, overrides: absolute(overrides, in: spec, registry: registry),
-                                               spec: spec, registry: registry,
+                                               spec: spec, registry: registry, statelessPlugins: Set(stateless),
                                                size: size, workDirectory: workDirectory)
         } catch let e as SegmentError {
             Console.error("\(graph): \(e)")

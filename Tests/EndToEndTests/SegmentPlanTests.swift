@@ -259,6 +259,38 @@ import Testing
         }
     }
 
+    /// A plugin may keep state between frames (frei0r's baltan leaves trails): refused unless the
+    /// user names it stateless; then its frames are the whole run's in every segment.
+    @Test func aPluginRunsInSegmentsOnlyWhenNamedStateless() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.clip(in: dir)
+        func graph(_ effect: String) -> String {
+            CLI.writeGraph("""
+                {"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4", "duration": 3}}, "fx": {"type": "\(effect)"},
+                           "venc": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0}}, "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
+                 "chains": [["in.video", "fx", "venc", "mux.video"]]}
+                """, in: dir, name: effect + ".json")
+        }
+        let trails = try CLI.mediagraph("plan", graph("frei0r.baltan"), "--segments", "2", "--work", dir + "/a.plan")
+        #expect(trails.status == 2)
+        #expect(trails.stderr.contains("node 'fx' (frei0r.baltan) is a plugin, which may keep something from one frame to the next"), "\(trails.stderr)")
+        #expect(trails.stderr.contains("--stateless fx"), "\(trails.stderr)")
+        let builtIn = try CLI.mediagraph("plan", graph("sepia"), "--segments", "2", "--stateless", "fx", "--work", dir + "/b.plan")
+        #expect(builtIn.status == 2)
+        #expect(builtIn.stderr.contains("node 'fx' is the built-in sepia, not a plugin"), "\(builtIn.stderr)")
+
+        let stateless = graph("frei0r.invert0r")
+        let work = dir + "/work"
+        let plan = try CLI.mediagraph(["plan", stateless, "--segments", "2", "--stateless", "fx", "--work", work])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        for k in 0..<2 { #expect(try CLI.mediagraph(["run-segment", work + "/manifest.json", "--index", String(k), "--quiet"]).status == 0) }
+        #expect(try CLI.mediagraph(["join", work + "/manifest.json", "--quiet"]).status == 0)
+        #expect(try CLI.mediagraph(["run", "--quiet", stateless, "--set", "mux.path=" + dir + "/whole.mp4"]).status == 0)
+        let joined = try Self.pictures(dir + "/out.mp4")
+        #expect(joined.count == 75)
+        #expect(joined == (try Self.pictures(dir + "/whole.mp4")))
+    }
+
     @Test func joinNamesAMissingOrBrokenPartAndWritesNothing() throws {
         let dir = CLI.tempDir()
         let graph = CLI.writeGraph("""

@@ -27,10 +27,16 @@ public enum SegmentPlanner {
 
     /// Plans `spec` (the graph file `graphFile`, whose text is `text`) into video segments of
     /// `size`, parts in `workDirectory`.
+    /// `statelessPlugins`: ids of plugin nodes the user says keep nothing between frames.
     public static func plan(graphFile: String, text: String, overrides: [String], spec: GraphSpec,
-                            registry: NodeRegistry, size: SegmentSize, workDirectory: String) throws -> SegmentManifest {
+                            registry: NodeRegistry, statelessPlugins: Set<String> = [], size: SegmentSize,
+                            workDirectory: String) throws -> SegmentManifest {
         try size.check()
         let plan = try GraphPlan(validating: spec, registry: registry)
+        for id in statelessPlugins.sorted() where !plan.nodes.contains(where: { $0.id == id && $0.info.origin != "built-in" }) {
+            let node = plan.nodes.first { $0.id == id }
+            throw SegmentError("--stateless \(id): " + (node.map { "node '\(id)' is the built-in \($0.info.name), not a plugin" } ?? "the graph has no node '\(id)'"))
+        }
         let sinks = plan.nodes.indices.filter { plan.nodes[$0].info.category == .sink }
         guard sinks.count == 1, let sink = sinks.first else {
             throw SegmentError("a graph to plan ends in one muxer (\(muxers.sorted().joined(separator: ", "))); this one has \(sinks.count) sinks: \(sinks.map { "'\(plan.nodes[$0].id)' (\(plan.nodes[$0].info.name))" }.joined(separator: ", "))")
@@ -60,7 +66,15 @@ public enum SegmentPlanner {
         // a segment's nodes count frames from its first picture's number in the whole run; a
         // still picture's branch, which each segment reads whole, has no such number
         let fromSource = downstream(of: source, in: plan)
-        for n in branch.sorted() { try checkOrderIndependent(plan.nodes[n], countsFrames: fromSource.contains(n)) }
+        for n in branch.sorted() {
+            let node = plan.nodes[n]
+            try checkOrderIndependent(node, countsFrames: fromSource.contains(n))
+            // a plugin may keep a trail, a delay or a learned background from frame to frame,
+            // which a segment would start afresh: only the user knows it does not
+            if node.info.origin != "built-in" && !statelessPlugins.contains(node.id) {
+                throw SegmentError("node '\(node.id)' (\(node.info.name)) is a plugin, which may keep something from one frame to the next (a trail, a delay, a learned background) that each segment would start afresh; if it does not, plan with --stateless \(node.id)")
+            }
+        }
 
         let sourceNode = plan.nodes[source]
         let ranges: [SegmentRange]
