@@ -2,8 +2,10 @@ import MediaGraphCore
 
 /// An MPEG-DASH media presentation description (ISO/IEC 23009-1) of the isoff-live profile, as
 /// text, laid out as ffmpeg 5.1's dash muxer writes it with `-use_template 1 -use_timeline 1`:
-/// one Period from 0, one AdaptationSet per representation (ffmpeg's default without
-/// `-adaptation_sets`), each Representation with a SegmentTemplate and its SegmentTimeline.
+/// one Period from 0; all video representations in one AdaptationSet and audio ones in one per
+/// language (`DASHAdaptationSet`: with one of each, ffmpeg's default of one set per stream; with
+/// several videos, its `-adaptation_sets "id=0,streams=v id=1,streams=a"`); each Representation
+/// with a SegmentTemplate and its SegmentTimeline.
 public struct DASHManifest: Sendable, Equatable {
     /// `MPD@type`: `static` describes a finished presentation; `dynamic` one that may still grow
     /// (a player reloads it every minimumUpdatePeriod).
@@ -17,14 +19,15 @@ public struct DASHManifest: Sendable, Equatable {
             case audio(sampleRate: Int, channels: Int)
         }
 
-        /// `Representation@id` (also its AdaptationSet's id): what `$RepresentationID$` becomes.
+        /// `Representation@id`: what `$RepresentationID$` becomes (ffmpeg's stream index).
         public var id: Int
         public var media: Media
         /// RFC 6381 (`DASHCodecString`).
         public var codecs: String
         /// Bits per second; nil until measured (left out).
         public var bandwidth: Int?
-        /// `AdaptationSet@lang`: the track's language (ISO 639-2, "eng"), nil when unknown.
+        /// The track's language (ISO 639-2, "eng"), nil when unknown: `AdaptationSet@lang` when
+        /// every representation of the set has it; audio of different languages is in different sets.
         public var language: String?
         public var timescale: Int64
         public var initialization: DASHSegmentName
@@ -71,6 +74,9 @@ public struct DASHManifest: Sendable, Equatable {
         self.representations = representations
     }
 
+    /// The AdaptationSets the representations are grouped in, in order.
+    public var adaptationSets: [DASHAdaptationSet] { DASHAdaptationSet.grouping(representations) }
+
     /// `mediaPresentationDuration` of a static MPD: the end of the latest segment (the timelines
     /// start at 0). ffmpeg takes its first stream's span, which leaves out a longer track's end.
     public var duration: MediaTime { representations.map(\.end).max() ?? .zero }
@@ -113,40 +119,9 @@ public struct DASHManifest: Sendable, Equatable {
             x += "\t<ProgramInformation>\n\t\t<Title>\(Self.escaped(title))</Title>\n\t</ProgramInformation>\n"
         }
         x += "\t<Period id=\"0\" start=\"PT0.0S\">\n"
-        for r in representations { x += adaptationSet(r) }
+        for set in adaptationSets { x += set.text(complete: kind == .static) }
         x += "\t</Period>\n"
         x += "</MPD>\n"
-        return x
-    }
-
-    func adaptationSet(_ r: Representation) -> String {
-        // startWithSAP 1: every segment starts with a key frame (closed GOP assumed, as ffmpeg
-        // does); left out when a segment had to be cut without one
-        let sap = r.segments.allSatisfy(\.startsWithKeyFrame) ? " startWithSAP=\"1\"" : ""
-        var x = "\t\t<AdaptationSet id=\"\(r.id)\" contentType=\"\(r.isVideo ? "video" : "audio")\"\(sap) segmentAlignment=\"true\" bitstreamSwitching=\"true\""
-        let bandwidth = r.bandwidth.map { " bandwidth=\"\($0)\"" } ?? ""
-        let lang = r.language.map { " lang=\"\(Self.escaped($0))\"" } ?? ""
-        switch r.media {
-        case .video(let width, let height, let frameRate, let sar, let interlaced):
-            if let f = frameRate, f.num > 0, f.den > 0 { x += " frameRate=\"\(f.num)/\(f.den)\"" }
-            let aspect = sar.num > 0 && sar.den > 0 ? sar : Rational(1, 1)
-            let par = Rational(Int64(width) * aspect.num, Int64(height) * aspect.den)
-            x += " maxWidth=\"\(width)\" maxHeight=\"\(height)\" par=\"\(par.num):\(par.den)\"\(lang)>\n"
-            x += "\t\t\t<Representation id=\"\(r.id)\" mimeType=\"video/mp4\" codecs=\"\(Self.escaped(r.codecs))\"\(bandwidth) width=\"\(width)\" height=\"\(height)\""
-            if interlaced { x += " scanType=\"interlaced\"" }
-            x += " sar=\"\(aspect.num):\(aspect.den)\">\n"
-        case .audio(let rate, let channels):
-            x += lang + ">\n"
-            x += "\t\t\t<Representation id=\"\(r.id)\" mimeType=\"audio/mp4\" codecs=\"\(Self.escaped(r.codecs))\"\(bandwidth) audioSamplingRate=\"\(rate)\">\n"
-            x += "\t\t\t\t<AudioChannelConfiguration schemeIdUri=\"urn:mpeg:dash:23003:3:audio_channel_configuration:2011\" value=\"\(channels)\" />\n"
-        }
-        x += "\t\t\t\t<SegmentTemplate timescale=\"\(r.timescale)\" initialization=\"\(Self.escaped(r.initialization.template))\" media=\"\(Self.escaped(r.segmentName.template))\" startNumber=\"1\">\n"
-        x += "\t\t\t\t\t<SegmentTimeline>\n"
-        x += Self.timeline(r.segments)
-        x += "\t\t\t\t\t</SegmentTimeline>\n"
-        x += "\t\t\t\t</SegmentTemplate>\n"
-        x += "\t\t\t</Representation>\n"
-        x += "\t\t</AdaptationSet>\n"
         return x
     }
 

@@ -24,7 +24,9 @@ public struct DASHSegment: Sendable, Equatable {
 ///   grid as HLS's `hls_time` (key frames every 1.48 s with 2 s segments give 2.96 s segments);
 /// - when a video track's segment ends, every audio track's ends there too, unless the audio
 ///   already ended more segments by its own rule than the video did (so audio is cut at the
-///   video's key frames while they come in time, and every 2 s of its own otherwise);
+///   video's key frames while they come in time, and every 2 s of its own otherwise); other
+///   video tracks are not cut: each ends its segments at its own key frames, and the audio
+///   follows whichever video cuts first;
 /// - a segment starts where the previous one ended (the latest pts + duration seen), the first
 ///   at its first sample's pts; a start before 0 (AAC priming) is moved to 0, shortening it.
 ///

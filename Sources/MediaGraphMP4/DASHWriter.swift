@@ -5,13 +5,16 @@ import MediaGraphCore
 
 /// Writes MPEG-DASH as ffmpeg's `-f dash -use_template 1 -use_timeline 1` does: an MPD, and per
 /// representation (one per track: video and audio apart) an initialization segment and
-/// fragmented-MP4 media segments beside it, named by the SegmentTemplate.
+/// fragmented-MP4 media segments beside it, named by the SegmentTemplate. Several video tracks
+/// are representations of one AdaptationSet (a bit-rate ladder; they must have one picture
+/// aspect ratio), audio tracks one set per language (`DASHAdaptationSet`).
 ///
 /// Each representation has an `MP4Muxer` of its own in fragments-to-a-receiver mode
 /// (`DASHRepresentationFiles`), cut only where the writer asks (`MP4FragmentCut.onRequest`).
 /// Samples of all tracks go through one decode order (`DecodeOrderQueue`), in which
 /// `DASHSegmenter` applies ffmpeg's cut rule: a track's segment ends at a key frame
-/// `segmentDuration` after its start, and audio ends its segment where the video does.
+/// `segmentDuration` after its start (each video track at its own key frames), and audio ends
+/// its segment where the first video to cut does.
 ///
 /// Every file appears only when complete. A static MPD is written once, at the end, when every
 /// segment it lists is in place; a dynamic one after every segment (and made static at the
@@ -83,6 +86,11 @@ public final class DASHWriter: MP4TrackWriter {
         let id = representations.count
         if id > 0 && !(options.initialization.hasRepresentationID && options.segmentName.hasRepresentationID) {
             throw MP4MuxerError.invalidOption("DASH segment names '\(options.initialization)' and '\(options.segmentName)' must both contain $RepresentationID$ for more than one representation, or their files would be the same")
+        }
+        if let par = Self.pictureAspect(of: format),
+           let (k, other) = representations.indices.lazy.compactMap({ k in Self.pictureAspect(of: self.representations[k].format).map { (k, $0) } }).first,
+           other != par {
+            throw MP4MuxerError.invalidOption("DASH video representation \(id) has the picture aspect ratio \(par.num):\(par.den) and representation \(k) \(other.num):\(other.den), but the video representations share one AdaptationSet, which has one (scale or pad them to the same shape)")
         }
         let files = try DASHRepresentationFiles(folder: folder, representation: id, initialization: options.initialization,
                                                 segmentName: options.segmentName)
@@ -184,6 +192,12 @@ public final class DASHWriter: MP4TrackWriter {
 
     /// Segments written per representation.
     public var segmentCounts: [Int] { representations.map(\.files.segmentPaths.count) }
+
+    /// Width × SAR : height of a video track; nil for audio.
+    public static func pictureAspect(of format: MediaFormat) -> Rational? {
+        guard case .encodedVideo(let f) = format else { return nil }
+        return DASHAdaptationSet.pictureAspect(width: f.width, height: f.height, sampleAspect: f.raw.sampleAspect)
+    }
 
     static func wallClockMicroseconds() -> Int64 {
         var ts = timespec()
