@@ -335,7 +335,7 @@ import Testing
             ("h264", #""path": "out.mpd", "segment-duration": 0"#, "param 'segment-duration': expected number 0.1…3600, found 0"),
             ("h264", #""path": "out.mpd", "manifest-type": "live""#, #"param 'manifest-type': expected one of "static", "dynamic", found "live""#),
             ("h264", #""path": "out.mpd", "media-segment-name": "seg.m4s""#, "param 'media-segment-name': 'seg.m4s' names every segment alike: expected $Number$ or $Time$"),
-            ("h264", #""path": "out.mpd", "media-segment-name": "$Number$.m4s""#, "'$Number$.m4s' has no $RepresentationID$, so the video's and the audio's files would have the same names"),
+            ("h264", #""path": "out.mpd", "media-segment-name": "$Number$.m4s""#, "'$Number$.m4s' has no $RepresentationID$, so the 2 representations' files would have the same names"),
             ("h264", #""path": "out.mpd", "init-segment-name": "$RepresentationID$/i.m4s""#, "param 'init-segment-name': '$RepresentationID$/i.m4s' has '/'"),
             ("h264", #""path": "out.mpd", "media-segment-name": "s$Bandwidth$.m4s""#, "param 'media-segment-name': 's$Bandwidth$.m4s' has $Bandwidth$, which is not written"),
             ("h264", #""path": "out.mpd", "init-segment-name": "chunk-stream$RepresentationID$-12345.m4s""#,

@@ -4,13 +4,14 @@ import MediaGraphMP4
 /// `dash`: MPEG-DASH output, what ffmpeg writes with `-f dash -use_template 1 -use_timeline 1`:
 /// an MPD and, per representation (video and audio apart, as DASH has them), an init segment
 /// and fragmented-MP4 media segments beside it (`DASHWriter`, one mp4 muxer per
-/// representation). See Docs/dash.md.
+/// representation). Several video inputs (video, video1, …) are one AdaptationSet, a bit-rate
+/// ladder; several audio inputs one set per language. See Docs/dash.md.
 public final class DASHSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "dash", doc: "Writes MPEG-DASH, as ffmpeg's -f dash -use_template 1 -use_timeline 1: an MPD (.mpd) with a SegmentTemplate and SegmentTimeline per representation, and beside it for video and for audio apart an init segment init-streamN.m4s and fragmented-MP4 segments chunk-streamN-00001.m4s, …, video cut at key frames as ffmpeg's seg_duration cuts; H.264, HEVC or VP9 video and AAC or Opus audio; every file appears only when complete.",
+        name: "dash", doc: "Writes MPEG-DASH, as ffmpeg's -f dash -use_template 1 -use_timeline 1: an MPD (.mpd) with a SegmentTemplate and SegmentTimeline per representation (several video inputs: one AdaptationSet, a bit-rate ladder), and beside it for each representation an init segment init-streamN.m4s and fragmented-MP4 segments chunk-streamN-00001.m4s, …, each video cut at its key frames as ffmpeg's seg_duration cuts; H.264, HEVC or VP9 video and AAC or Opus audio; every file appears only when complete.",
         category: .sink,
-        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video representation (H.264, HEVC or VP9)", optional: true),
-                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio representation (AAC or Opus)", optional: true)],
+        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video representation (H.264, HEVC or VP9); video, video1, … are the representations of one AdaptationSet (a bit-rate ladder), of one picture aspect ratio", repeatable: true, optional: true),
+                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio representation (AAC or Opus); audio, audio1, … of one language share an AdaptationSet, each language has its own", repeatable: true, optional: true)],
         params: ParamSpec.list(pathParam, segmentDuration, manifestType, initName, mediaName, endParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the MPD, a .mpd file; the segments go beside it")
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
@@ -18,7 +19,7 @@ public final class DASHSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPrefer
     static let manifestType = Param<String>("manifest-type", oneOf: DASHManifest.Kind.allCases.map(\.rawValue), default: "static",
                                             doc: "static: the MPD is written once, complete, at the end; dynamic: a live (dynamic) MPD rewritten after every segment, so a player can follow a running job, made static at the end (what ffmpeg does)")
     static let initName = Param<String>("init-segment-name", default: DASHSegmentName.ffmpegInitialization.template,
-                                        doc: "init segment file name template, ffmpeg's init_seg_name: $RepresentationID$ is 0 for the first input connected, 1 for the second")
+                                        doc: "init segment file name template, ffmpeg's init_seg_name: $RepresentationID$ is 0 for the first input connected, 1 for the second, …")
     static let mediaName = Param<String>("media-segment-name", default: DASHSegmentName.ffmpegSegment.template,
                                          doc: "media segment file name template, ffmpeg's media_seg_name: $RepresentationID$, $Number$ (from 1) or $Time$ (the segment's start in the track's timescale), each number with an optional %0Nd")
     static let endParam = MP4Feed.endParam
@@ -50,7 +51,7 @@ public final class DASHSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPrefer
         let representations = max(1, setup.connectedInputs.count)
         if representations > 1 {
             for (param, t) in [(Self.initName.name, initialization), (Self.mediaName.name, segment)] where !t.hasRepresentationID {
-                throw NodeFailure("param '\(param)': '\(t)' has no $RepresentationID$, so the video's and the audio's files would have the same names")
+                throw NodeFailure("param '\(param)': '\(t)' has no $RepresentationID$, so the \(representations) representations' files would have the same names")
             }
         }
         for r in 0..<representations {
@@ -81,8 +82,21 @@ public final class DASHSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPrefer
             let use = codec.isVideo ? "encode the video with h264, hevc or vp9" : "encode the audio with aac or opus"
             throw NodeFailure("input '\(i.port)': \(codec.rawValue) is not written to DASH segments, which players take in MP4 as H.264, HEVC or VP9 video and AAC or Opus audio: \(use) (or use the mp4 or matroska sink)")
         }
+        try Self.checkOneShape(inputs)
         feed.configure(inputs: inputs)
         return []
+    }
+
+    /// The video inputs are representations of one AdaptationSet, whose `par` is one picture
+    /// aspect ratio (ffmpeg refuses the same: "Conflicting stream aspect ratios").
+    static func checkOneShape(_ inputs: [InputFormat]) throws {
+        let shapes = inputs.compactMap { i in DASHWriter.pictureAspect(of: i.format).map { (port: i.port, par: $0, format: i.format) } }
+        guard let first = shapes.first, let other = shapes.first(where: { $0.par != first.par }) else { return }
+        func shown(_ s: (port: String, par: Rational, format: MediaFormat)) -> String {
+            guard case .encodedVideo(let f) = s.format else { return "'\(s.port)'" }
+            return "'\(s.port)' (\(f.width)x\(f.height), \(s.par.num):\(s.par.den))"
+        }
+        throw NodeFailure("inputs \(shown(first)) and \(shown(other)) have different picture aspect ratios, but the video inputs are representations of one AdaptationSet, which has one: scale (or pad) them to the same shape")
     }
 
     public func start() throws {
