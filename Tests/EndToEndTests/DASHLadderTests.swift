@@ -234,6 +234,44 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["g.json"])
     }
 
+    /// Ctrl-C during a dynamic ladder (0.5 s segments, key frames together) ends it in order
+    /// (exit 130): a static MPD whose representations list the same segments (aligned), every
+    /// one there, and each video representation's init + segments holding the same pictures.
+    @Test func ctrlCEndsALadderInOrder() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 640, "height": 360, "frames": 100000 } },
+                     "big": { "type": "h264", "params": { "preset": "veryfast", "keyint": 15, "min-keyint": 15, "x264-params": "scenecut=0" } },
+                     "scale": { "type": "scale", "params": { "width": 320, "height": 180 } },
+                     "small": { "type": "h264", "params": { "preset": "veryfast", "keyint": 15, "min-keyint": 15, "x264-params": "scenecut=0" } },
+                     "dash": { "type": "dash", "params": { "path": "live.mpd", "manifest-type": "dynamic", "segment-duration": 0.5 } } },
+          "chains": [["src", "big", "dash.video"], ["src", "scale", "small", "dash.video1"]] }
+        """, in: dir)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: CLI.binary)
+        p.arguments = ["run", "--quiet", g]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let deadline = Date().addingTimeInterval(6 * CLI.timeLimit)
+        while p.isRunning && Date() < deadline && !FileManager.default.fileExists(atPath: dir + "/live.mpd") { usleep(10_000) }
+        #expect(try DASHSinkTests.parse(dir + "/live.mpd")["type"] == "dynamic")
+        Thread.sleep(forTimeInterval: 1)
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 130)
+        let mpd = try DASHSinkTests.parse(dir + "/live.mpd")
+        #expect(mpd["type"] == "static" && mpd.all("AdaptationSet").first?["segmentAlignment"] == "true", "\(mpd.all("AdaptationSet").map(\.attributes))")
+        let reps = mpd.all("Representation")
+        #expect(reps.count == 2 && DASHSinkTests.timeline(reps[0]).map(\.d) == DASHSinkTests.timeline(reps[1]).map(\.d))
+        try Self.timelinesNameTheFiles(mpd, in: dir)
+        let seconds = Double(DASHSinkTests.timeline(reps[0]).map(\.d).reduce(0, +)) / 15360
+        for id in [0, 1] {
+            let file = try Self.joined(dir, representation: id, segments: DASHSinkTests.timeline(reps[id]).count)
+            #expect(try MatroskaSinkTests.framemd5(["-i", file]).count == Int((seconds * 30).rounded()), "representation \(id)")
+        }
+    }
+
     /// A full disk under a dynamic ladder: the MPD kept lists, for every representation, only
     /// segments that are there whole, and the error says so; static removes everything.
     @Test func fullDiskKeepsAConsistentLadder() throws {
