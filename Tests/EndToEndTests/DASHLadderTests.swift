@@ -13,8 +13,10 @@ import Testing
 @Suite struct DASHLadderTests {
     /// testsrc 640x360 (30 fps) fanned out to h264 (a key frame every `keyints.0` frames) and a
     /// scale to 320x180 → h264 (every `keyints.1`), sine → aac, into a `dash` sink (dir/out.mpd,
-    /// `params` added) as video, video1, audio and into an `mp4` sink (dir/ours.mp4) the same.
-    static func encode(in dir: String, keyints: (Int, Int) = (45, 45), frames: Int = 210, params: String = "") throws -> CLI.Result {
+    /// `params` added) as video, video1, audio and into an `mp4` sink (dir/ours.mp4) the same;
+    /// with `smallRate` the small one goes through `fps` to that rate first.
+    static func encode(in dir: String, keyints: (Int, Int) = (45, 45), frames: Int = 210, params: String = "",
+                       smallRate: Int? = nil) throws -> CLI.Result {
         func encoder(_ keyint: Int, _ kbits: Int) -> String {
             #"{ "type": "h264", "params": { "preset": "veryfast", "keyint": \#(keyint), "min-keyint": \#(keyint), "bitrate": \#(kbits), "x264-params": "scenecut=0" } }"#
         }
@@ -22,13 +24,14 @@ import Testing
         { "nodes": { "src": { "type": "testsrc", "params": { "width": 640, "height": 360, "frames": \(frames) } },
                      "big": \(encoder(keyints.0, 800)),
                      "scale": { "type": "scale", "params": { "width": 320, "height": 180 } },
+                     \(smallRate.map { #""rate": { "type": "fps", "params": { "rate": \#($0) } },"# } ?? "")
                      "small": \(encoder(keyints.1, 300)),
                      "tone": { "type": "sine", "params": { "seconds": \(Double(frames) / 30) } },
                      "aenc": { "type": "aac" },
                      "mp4": { "type": "mp4", "params": { "path": "ours.mp4" } },
                      "dash": { "type": "dash", "params": { "path": "out.mpd"\(params) } } },
-          "chains": [["src", "big", "dash.video"], ["big", "mp4.video"], ["src", "scale", "small", "dash.video1"], ["small", "mp4.video1"],
-                     ["tone", "aenc", "dash.audio"], ["aenc", "mp4.audio"]] }
+          "chains": [["src", "big", "dash.video"], ["big", "mp4.video"], ["src", "scale", \(smallRate == nil ? "" : #""rate", "#)"small", "dash.video1"],
+                     ["small", "mp4.video1"], ["tone", "aenc", "dash.audio"], ["aenc", "mp4.audio"]] }
         """, in: dir)
         return try CLI.mediagraph("run", "--quiet", g)
     }
@@ -169,6 +172,29 @@ import Testing
         let sets = ours.all("AdaptationSet")
         #expect(sets[0]["segmentAlignment"] == nil && sets[1]["segmentAlignment"] == "true", "\(sets.map(\.attributes))")
         #expect(theirs.all("AdaptationSet")[0]["segmentAlignment"] == "true")
+        try Self.timelinesNameTheFiles(ours, in: dir)
+    }
+
+    /// A ladder of 30 and 15 fps (key frames every 2 s in both): as ffmpeg states different
+    /// rates — maxFrameRate on the set, frameRate on each Representation — and the timelines
+    /// of its own DASH of the same packets, which line up (segmentAlignment true).
+    @Test func differentFrameRatesAsFFmpegStatesThem() throws {
+        let dir = CLI.tempDir()
+        let r = try Self.encode(in: dir, keyints: (60, 30), smallRate: 15)
+        #expect(r.status == 0, "\(r.stderr)")
+        let ref = try Self.ffmpegsDash(of: dir + "/ours.mp4", maps: ["0:v:0", "0:v:1", "0:a"], sets: "id=0,streams=v id=1,streams=a")
+        let ours = try DASHSinkTests.parse(dir + "/out.mpd"), theirs = try DASHSinkTests.parse(ref + "/out.mpd")
+        let (os, ts) = (ours.all("AdaptationSet"), theirs.all("AdaptationSet"))
+        for a in ["maxFrameRate", "frameRate", "segmentAlignment", "maxWidth", "maxHeight", "par"] {
+            #expect(os.map { $0[a] } == ts.map { $0[a] }, "AdaptationSet@\(a): ours \(os.map { $0[a] }), ffmpeg's \(ts.map { $0[a] })")
+        }
+        #expect(os[0]["maxFrameRate"] == "30/1" && os[0]["frameRate"] == nil && os[0]["segmentAlignment"] == "true")
+        let (rs, rt) = (ours.all("Representation"), theirs.all("Representation"))
+        #expect(rs.map { $0["frameRate"] } == ["30/1", "15/1", nil] && rs.map { $0["frameRate"] } == rt.map { $0["frameRate"] })
+        for (a, b) in zip(rs, rt) {
+            let ta = DASHSinkTests.timeline(a), tb = DASHSinkTests.timeline(b)
+            #expect(ta.map(\.t) == tb.map(\.t) && ta.map(\.d) == tb.map(\.d), "representation \(a["id"] ?? ""): ours \(ta), ffmpeg's \(tb)")
+        }
         try Self.timelinesNameTheFiles(ours, in: dir)
     }
 
