@@ -12,11 +12,14 @@ public struct HLSPlaylist: Sendable, Equatable {
         public var duration: MediaTime
         /// Starts with a key frame on every video track (`#EXT-X-INDEPENDENT-SEGMENTS` needs all).
         public var independent: Bool
+        /// The segment file's size, for the bit rates a master playlist states (0: not known).
+        public var bytes: Int
 
-        public init(uri: String, duration: MediaTime, independent: Bool) {
+        public init(uri: String, duration: MediaTime, independent: Bool, bytes: Int = 0) {
             self.uri = uri
             self.duration = duration
             self.independent = independent
+            self.bytes = bytes
         }
     }
 
