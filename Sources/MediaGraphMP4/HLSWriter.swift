@@ -12,6 +12,8 @@ import MediaGraphCore
 /// the end; an EVENT playlist after every segment, so a player can follow a running job.
 /// After a failure an EVENT stream keeps what its playlist lists (like a fragmented MP4 cut
 /// short); a VOD stream, or any cancelled one, removes every file it wrote. `outcome` says which.
+/// A rendition of a master playlist (`HLSLadderWriter`) leaves that decision to the ladder
+/// (`decidesCleanup` false), which keeps or removes the files of all renditions together.
 public final class HLSWriter: MP4FragmentReceiver {
     public let playlistPath: String
     /// Folder of the playlist ("" for the current one), with a trailing slash.
@@ -24,17 +26,24 @@ public final class HLSWriter: MP4FragmentReceiver {
     var written: [String] = []
     /// After a failure or cancel: what was kept or removed, for the error message.
     public private(set) var outcome: String?
+    /// False when an owner keeps or removes the files after a failure (`removeWritten()`);
+    /// `abandon` then only drops the unfinished init segment.
+    public var decidesCleanup = true
+    /// Called after each segment is in place (and, for EVENT, listed in the playlist).
+    public var segmentWritten: () throws -> Void = {}
 
     /// - Parameters:
-    ///   - segmentPrefix: segment file names start with it; see `HLSPlaylist.unusableCharacter`.
-    public init(playlistPath: String, segmentPrefix: String, kind: HLSPlaylist.Kind) throws {
-        if segmentPrefix.isEmpty || HLSPlaylist.unusableCharacter(inFileName: segmentPrefix) != nil {
-            throw MP4MuxerError.invalidOption("HLS segment name '\(segmentPrefix)' must be a file name without \" # ? % \\ / or control characters")
+    ///   - segmentPrefix: segment file names start with it (`<prefix>0.m4s`); see
+    ///     `HLSPlaylist.unusableCharacter`.
+    ///   - initName: the init segment's file name; default `<prefix>_init.mp4`.
+    public init(playlistPath: String, segmentPrefix: String, initName: String? = nil, kind: HLSPlaylist.Kind) throws {
+        let initName = initName ?? segmentPrefix + "_init.mp4"
+        for name in [segmentPrefix, initName] where name.isEmpty || HLSPlaylist.unusableCharacter(inFileName: name) != nil {
+            throw MP4MuxerError.invalidOption("HLS segment name '\(name)' must be a file name without \" # ? % \\ / or control characters")
         }
         self.playlistPath = playlistPath
         folder = playlistPath.lastIndex(of: "/").map { String(playlistPath[...$0]) } ?? ""
         prefix = segmentPrefix
-        let initName = segmentPrefix + "_init.mp4"
         playlist = HLSPlaylist(kind: kind, mapURI: initName)
         do { initFile = try OutputFile(path: folder + initName, bufferSize: 64 << 10) } catch let e as MP4IOError {
             throw MP4MuxerError.io(e)
@@ -64,9 +73,15 @@ public final class HLSWriter: MP4FragmentReceiver {
         }
         written.append(file.path)
         playlist.segments.append(HLSPlaylist.Segment(uri: name, duration: info.duration,
-                                                     independent: info.independent))
+                                                     independent: info.independent, bytes: header.count + media.count))
         if playlist.kind == .event { try writePlaylist() }
+        try segmentWritten()
     }
+
+    /// Whether the playlist file is in place (an EVENT one after the first segment, a VOD one at the end).
+    public var playlistWritten: Bool { written.contains(playlistPath) }
+    /// Files in place: init, segments, playlist.
+    public var writtenCount: Int { written.count }
 
     public func finishFragments() throws {
         playlist.ended = true
@@ -89,6 +104,7 @@ public final class HLSWriter: MP4FragmentReceiver {
     public func abandon(cancelled: Bool) {
         initFile?.discard()
         initFile = nil
+        guard decidesCleanup else { return }
         let n = playlist.segments.count
         if playlist.kind == .event && !cancelled && written.contains(playlistPath) {
             let seconds = playlist.segments.reduce(0) { $0 + $1.duration.seconds }
@@ -96,9 +112,17 @@ public final class HLSWriter: MP4FragmentReceiver {
             outcome = "kept '\(playlistPath)' with the \(n) complete segment\(n == 1 ? "" : "s") written (\(length) s), without #EXT-X-ENDLIST"
             return
         }
-        for path in written { unlink(path) }
-        outcome = written.isEmpty ? "no file was written"
-            : "removed the \(written.count) file\(written.count == 1 ? "" : "s") written (\(n) segment\(n == 1 ? "" : "s"))"
+        let removed = removeWritten()
+        outcome = removed == 0 ? "no file was written"
+            : "removed the \(removed) file\(removed == 1 ? "" : "s") written (\(n) segment\(n == 1 ? "" : "s"))"
+    }
+
+    /// Removes every file this writer put in place; returns how many.
+    @discardableResult
+    public func removeWritten() -> Int {
+        var n = 0
+        for path in written where unlink(path) == 0 { n += 1 }
         written.removeAll()
+        return n
     }
 }

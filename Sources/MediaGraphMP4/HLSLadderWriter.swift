@@ -1,0 +1,179 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import MediaGraphCore
+
+/// Writes HLS with a master playlist (RFC 8216 4.3.4): one rendition per track, each an
+/// `MP4Muxer` of its own (fragments to an `HLSWriter`: its media playlist, init segment and
+/// segments), video tracks as variant streams and audio tracks as renditions of one audio
+/// group that every variant plays with, as Apple's HLS authoring specification recommends
+/// over muxing the audio into every variant.
+///
+/// Every rendition is cut by the same rule, the `hls` sink's grid (`MP4FragmentCut.grid`): a
+/// segment ends at its first key frame (audio: any frame) at or after the next multiple of
+/// `segmentDuration` from its first sample. Variants encoded with the same key-frame positions
+/// therefore get segments that start at the same times; others do not, and each media playlist
+/// still describes its own segments correctly.
+///
+/// Every file appears only when complete. A VOD master is written once, at the end, after every
+/// media playlist is complete. An EVENT master is written as soon as every rendition's media
+/// playlist is in place (each has its first segment), with the bit rates measured so far, and
+/// again at the end: a player never reads a master that names a playlist that is not there.
+/// After a failure an EVENT stream whose master is in place keeps everything it lists; any
+/// other stream (VOD, an EVENT without a master yet, a cancelled run) removes every file of
+/// every rendition. `outcome` says which.
+///
+/// Not thread-safe: call it from one thread (the sink node's).
+public final class HLSLadderWriter: MP4TrackWriter {
+    /// What the node knows of a rendition before its track exists.
+    public struct RenditionSpec: Sendable {
+        public var names: HLSRenditionNames
+        /// Where it goes in the master playlist (variants and audio renditions each in this order).
+        public var position: Int
+
+        public init(names: HLSRenditionNames, position: Int) {
+            self.names = names
+            self.position = position
+        }
+    }
+
+    /// One track: its muxer and files.
+    struct Rendition {
+        var spec: RenditionSpec
+        var format: MediaFormat
+        var muxer: MP4Muxer
+        var track: MP4TrackID
+        var files: HLSWriter
+        var timescale: Int64
+        var isVideo: Bool { format.codec?.isVideo ?? false }
+    }
+
+    public let masterPath: String
+    public let kind: HLSPlaylist.Kind
+    let specs: [RenditionSpec]
+    let muxerOptions: MP4MuxerOptions
+    /// Folder of the master ("" for the current one), with a trailing slash.
+    let folder: String
+    var renditions: [Rendition] = []
+    public private(set) var state: MP4MuxerState = .idle
+    /// Whether a master playlist of this run is in place.
+    public internal(set) var masterWritten = false
+    /// After a failure or cancel: what was kept or removed, for the error message.
+    public internal(set) var outcome: String?
+
+    /// - Parameters:
+    ///   - renditions: one per track, in the order `addTrack` will be called.
+    ///   - segmentDuration: seconds of the segment grid (the `hls` sink's `segment-duration`).
+    public init(masterPath: String, renditions: [RenditionSpec], kind: HLSPlaylist.Kind, segmentDuration: Double) throws {
+        guard segmentDuration.isFinite, segmentDuration > 0 else {
+            throw MP4MuxerError.invalidOption("HLS segment duration \(segmentDuration) is not a positive number of seconds")
+        }
+        let masterName = masterPath.split(separator: "/").last.map(String.init) ?? masterPath
+        if let prefix = renditions.first?.names.prefix,
+           let port = HLSRenditionNames.collision(masterName: masterName, prefix: prefix, ports: renditions.map(\.names.port)) {
+            throw MP4MuxerError.invalidOption("the master playlist '\(masterName)' would be overwritten by the media playlist of '\(port)'")
+        }
+        self.masterPath = masterPath
+        self.kind = kind
+        specs = renditions
+        muxerOptions = MP4MuxerOptions(fragmented: true, fragmentDuration: segmentDuration, fragmentCut: .grid)
+        folder = masterPath.lastIndex(of: "/").map { String(masterPath[...$0]) } ?? ""
+    }
+
+    deinit {
+        if state == .idle || state == .running { cancel() }
+    }
+
+    /// Adds the next rendition. Its init segment file is opened now, so an unwritable folder
+    /// fails before any media is made.
+    public func addTrack(for format: MediaFormat, configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
+        guard state == .idle else { throw MP4MuxerError.invalidState(operation: "add a rendition", state: state) }
+        let k = renditions.count
+        guard specs.indices.contains(k) else {
+            throw MP4MuxerError.invalidOption("HLS master playlist: track \(k + 1) has no rendition name (\(specs.count) given)")
+        }
+        let names = specs[k].names
+        let files = try HLSWriter(playlistPath: folder + names.playlist, segmentPrefix: names.segmentPrefix,
+                                  initName: names.initialization, kind: kind)
+        files.decidesCleanup = false
+        files.segmentWritten = { [unowned self] in try writeFirstEventMaster() }
+        let muxer = try MP4Muxer(path: files.playlistPath, fragmentsTo: files, options: muxerOptions)
+        let track = try muxer.addTrack(for: format, configuration: configuration)
+        renditions.append(Rendition(spec: specs[k], format: format, muxer: muxer, track: track, files: files,
+                                    timescale: muxer.timescale(of: track) ?? 90000))
+        return MP4TrackID(index: k)
+    }
+
+    public func timescale(of track: MP4TrackID) -> Int64? {
+        renditions.indices.contains(track.index) ? renditions[track.index].timescale : nil
+    }
+
+    /// Hands the sample to its rendition's muxer, which writes a segment whenever one is complete.
+    public func append(_ sample: MP4Sample, to track: MP4TrackID) throws {
+        guard state == .idle || state == .running else {
+            throw MP4MuxerError.invalidState(operation: "append a sample", state: state)
+        }
+        guard renditions.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
+        if state == .idle { begin() }
+        let r = renditions[track.index]
+        do { try r.muxer.append(sample, to: r.track) } catch { throw fail(error) }
+    }
+
+    /// The first sample: this run's files start to replace those in the folder, so a master of
+    /// an earlier run at the path, which names them, is removed (ours appears when it is true).
+    func begin() {
+        state = .running
+        unlink(masterPath)
+    }
+
+    public func finishTrack(_ track: MP4TrackID) throws {
+        guard renditions.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
+        guard state == .idle || state == .running else { return }
+        let r = renditions[track.index]
+        do { try r.muxer.finishTrack(r.track) } catch { throw fail(error) }
+    }
+
+    /// Fragmented muxers keep what they have queued (their cuts are already counted).
+    public func dropQueued(from dts: Int64, in track: MP4TrackID) -> Int {
+        guard renditions.indices.contains(track.index) else { return 0 }
+        let r = renditions[track.index]
+        return r.muxer.dropQueued(from: dts, in: r.track)
+    }
+
+    /// Writes every rendition's last segment and media playlist, then the master.
+    public func finish() throws {
+        guard state == .idle || state == .running else {
+            throw MP4MuxerError.invalidState(operation: "finish", state: state)
+        }
+        if renditions.isEmpty { throw fail(MP4MuxerError.invalidOption("no tracks were added")) }
+        do {
+            for r in renditions { try r.muxer.finish() }
+            try writeMaster()
+        } catch {
+            throw fail(error)
+        }
+        state = .completed
+    }
+
+    /// Stops without completing: removes every file written (an EVENT master too).
+    public func cancel() {
+        guard state == .idle || state == .running else { return }
+        state = .cancelled
+        for r in renditions { r.muxer.cancel() }
+        abandonFiles(cancelled: true)
+    }
+
+    /// The first failure: the other muxers stop, the files are kept or removed (`outcome`).
+    func fail(_ error: Error) -> Error {
+        guard state == .idle || state == .running else { return error }
+        state = .failed
+        for r in renditions { r.muxer.cancel() }
+        abandonFiles(cancelled: false)
+        return error
+    }
+
+    /// Per rendition in track order: its port and the segments written.
+    public var segmentCounts: [(port: String, segments: Int)] {
+        renditions.map { ($0.spec.names.port, $0.files.playlist.segments.count) }
+    }
+}
