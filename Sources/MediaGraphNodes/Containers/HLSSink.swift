@@ -3,22 +3,24 @@ import MediaGraphMP4
 
 /// `hls`: HTTP Live Streaming output with fragmented-MP4 segments, what ffmpeg writes with
 /// `-f hls -hls_segment_type fmp4`: the mp4 muxer's fragments, one per segment, each in a file
-/// of its own beside the playlist (`HLSWriter`). One playlist holds both tracks, as ffmpeg's
-/// does without `-var_stream_map`. See Docs/hls.md.
+/// of its own beside the playlist (`HLSWriter`). With one video input one playlist holds both
+/// tracks, as ffmpeg's does without `-var_stream_map`; with several video inputs (a bit-rate
+/// ladder) or several audio inputs, `path` is a master playlist and every input a rendition
+/// with its own media playlist and files (`HLSLadderWriter`). See Docs/hls.md.
 public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; H.264 or HEVC video and AAC audio; every file appears only when complete.",
+        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; with several video inputs (a bit-rate ladder) a master playlist with a variant per video input and the audio as a rendition of its own, each with its media playlist NAME_PORT.m3u8, NAME_PORT_init.mp4 and NAME_PORT_0.m4s, …; H.264 or HEVC video and AAC audio; every file appears only when complete.",
         category: .sink,
-        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC)", optional: true),
-                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC)", optional: true)],
+        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC); several: one variant stream each, in port order", repeatable: true, optional: true),
+                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC); with several video inputs (or audio inputs): an audio rendition each, the first the default", repeatable: true, optional: true)],
         params: ParamSpec.list(pathParam, segmentDuration, playlistType, segmentName, endParam))
-    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the playlist, a .m3u8 file; the segments go beside it")
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the playlist, a .m3u8 file (with several video inputs the master playlist); the segments go beside it")
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
                                                doc: "target segment length in seconds, ffmpeg's hls_time: a segment ends at the first video key frame at or after the next multiple of it")
     static let playlistType = Param<String>("playlist-type", oneOf: HLSPlaylist.Kind.allCases.map(\.rawValue), default: "vod",
                                             doc: "vod: the playlist is written once, complete, at the end; event: rewritten after every segment, so a player can follow a running job (ffmpeg's hls_playlist_type)")
     static let segmentName = Param<String?>("segment-name",
-                                            doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4); default: the playlist's name without .m3u8")
+                                            doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4; with a master playlist NAME_PORT.m3u8, NAME_PORT_init.mp4, NAME_PORT_0.m4s); default: the playlist's name without .m3u8")
     static let endParam = MP4Feed.endParam
 
     /// Codecs HLS players take in fMP4 segments; the ports take the mp4 muxer's others only to
@@ -30,7 +32,10 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     let prefix: String
     let options: MP4MuxerOptions
     let feed: MP4Feed
+    /// Several video or audio inputs: `path` is a master playlist (`HLSLadderWriter`).
+    let hasMaster: Bool
     var writer: HLSWriter?
+    var ladder: HLSLadderWriter?
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
@@ -51,6 +56,25 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         }
         options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
+        hasMaster = try Self.needsMaster(ports: setup.connectedInputs, prefix: prefix, masterName: name,
+                                         prefixGiven: given != nil)
+    }
+
+    /// Whether the inputs make a master playlist (two or more video inputs, or audio inputs),
+    /// or the validation error: a master needs a video variant, and no media playlist may have
+    /// the master's name.
+    static func needsMaster(ports: [String], prefix: String, masterName: String, prefixGiven: Bool) throws -> Bool {
+        let videos = ports.filter { typeInfo.inputs[0].matches($0) }
+        let audios = ports.filter { typeInfo.inputs[1].matches($0) }
+        guard videos.count > 1 || audios.count > 1 else { return false }
+        if videos.isEmpty {
+            throw NodeFailure("inputs \(audios.map { "'\($0)'" }.joined(separator: ", ")): several audio renditions need a video input to play with (a master playlist lists video variants, each with the audio group); connect a video input, or one audio input only")
+        }
+        if let port = HLSRenditionNames.collision(masterName: masterName, prefix: prefix, ports: ports) {
+            let source = prefixGiven ? "\"segment-name\": \"\(prefix)\"" : "the default segment name"
+            throw NodeFailure("param 'path': the master playlist '\(masterName)' has the name that \(source) gives the media playlist of input '\(port)' (\(prefix)_\(port).m3u8), which would overwrite it: choose another path or segment-name")
+        }
+        return true
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -65,6 +89,17 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
 
     public func start() throws {
         try OutputDirectory.prepare(for: path)
+        if hasMaster {
+            let order = SyncInputOrder.order(of: feed.names, in: Self.typeInfo)
+            let specs = feed.names.indices.map { k in
+                HLSLadderWriter.RenditionSpec(names: HLSRenditionNames(prefix: prefix, port: feed.names[k]),
+                                              position: order.firstIndex(of: k) ?? k)
+            }
+            let l = try HLSLadderWriter(masterPath: path, renditions: specs, kind: kind, segmentDuration: options.fragmentDuration)
+            ladder = l
+            try feed.attach(l)
+            return
+        }
         let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind)
         writer = w
         try feed.attach(try MP4Muxer(path: path, fragmentsTo: w, options: options))
@@ -77,11 +112,19 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         do { try feed.process(buffer, input: input) } catch { throw withOutcome(error) }
     }
 
-    public func inputEnded(_ input: Int) throws { try feed.inputEnded(input) }
+    public func inputEnded(_ input: Int) throws {
+        do { try feed.inputEnded(input) } catch { throw withOutcome(error) }
+    }
     public var hasEnded: Bool { feed.hasEnded }
     public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { feed.ends(whenInputsEnd: inputsEnd) }
 
     public var runNotes: [String] {
+        if let l = ladder {
+            guard l.state == .completed else { return feed.runNotes }
+            let m = l.master
+            return feed.runNotes + ["master playlist: \(m.variants.count) variants, \(m.audio.count) audio rendition\(m.audio.count == 1 ? "" : "s"); segments: "
+                                    + l.segmentCounts.map { "\($0.port) \($0.segments)" }.joined(separator: ", ")]
+        }
         guard let w = writer, w.playlist.ended else { return feed.runNotes }
         let n = w.playlist.segments.count
         return feed.runNotes + ["\(n) segment\(n == 1 ? "" : "s"), target duration \(w.playlist.targetDuration) s"]
@@ -95,7 +138,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
 
     /// A failure with what became of the files written so far (kept or removed).
     func withOutcome(_ error: Error) -> Error {
-        guard let outcome = writer?.outcome else { return error }
+        guard let outcome = ladder?.outcome ?? writer?.outcome else { return error }
         return NodeFailure("\(error); \(outcome)")
     }
 }
