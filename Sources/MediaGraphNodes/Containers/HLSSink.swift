@@ -130,6 +130,12 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         return feed.runNotes + ["\(n) segment\(n == 1 ? "" : "s"), target duration \(w.playlist.targetDuration) s"]
     }
 
+    /// A ladder whose variants' segments do not start at the same times (key frames apart).
+    public var runWarnings: [String] {
+        guard let l = ladder, l.state == .completed, let w = l.misalignment else { return [] }
+        return [w]
+    }
+
     public func finish(output: NodeOutput) throws {
         do { try feed.muxer?.finish() } catch { throw withOutcome(error) }
     }
