@@ -80,8 +80,6 @@ public final class HLSWriter: MP4FragmentReceiver {
 
     /// Whether the playlist file is in place (an EVENT one after the first segment, a VOD one at the end).
     public var playlistWritten: Bool { written.contains(playlistPath) }
-    /// Files in place: init, segments, playlist.
-    public var writtenCount: Int { written.count }
 
     public func finishFragments() throws {
         playlist.ended = true

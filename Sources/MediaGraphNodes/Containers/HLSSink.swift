@@ -56,14 +56,14 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         }
         options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
-        hasMaster = try Self.needsMaster(ports: setup.connectedInputs, prefix: prefix, masterName: name,
-                                         prefixGiven: given != nil)
+        hasMaster = try Self.needsMaster(ports: setup.connectedInputs, prefix: prefix, masterName: name)
     }
 
     /// Whether the inputs make a master playlist (two or more video inputs, or audio inputs),
     /// or the validation error: a master needs a video variant, and no media playlist may have
-    /// the master's name.
-    static func needsMaster(ports: [String], prefix: String, masterName: String, prefixGiven: Bool) throws -> Bool {
+    /// the master's name (which takes a segment-name: the default, the master's name without
+    /// .m3u8, never gives one).
+    static func needsMaster(ports: [String], prefix: String, masterName: String) throws -> Bool {
         let videos = ports.filter { typeInfo.inputs[0].matches($0) }
         let audios = ports.filter { typeInfo.inputs[1].matches($0) }
         guard videos.count > 1 || audios.count > 1 else { return false }
@@ -71,8 +71,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
             throw NodeFailure("inputs \(audios.map { "'\($0)'" }.joined(separator: ", ")): several audio renditions need a video input to play with (a master playlist lists video variants, each with the audio group); connect a video input, or one audio input only")
         }
         if let port = HLSRenditionNames.collision(masterName: masterName, prefix: prefix, ports: ports) {
-            let source = prefixGiven ? "\"segment-name\": \"\(prefix)\"" : "the default segment name"
-            throw NodeFailure("param 'path': the master playlist '\(masterName)' has the name that \(source) gives the media playlist of input '\(port)' (\(prefix)_\(port).m3u8), which would overwrite it: choose another path or segment-name")
+            throw NodeFailure("param 'path': the master playlist '\(masterName)' has the name that \"segment-name\": \"\(prefix)\" gives the media playlist of input '\(port)' (\(prefix)_\(port).m3u8), which would overwrite it: choose another path or segment-name")
         }
         return true
     }
