@@ -28,5 +28,6 @@ enum BenchAreas {
         FusionBench.area,
         ColorChainEncodeBench.area,
         SegmentsBench.area,
+        LadderBench.area,
     ]
 }

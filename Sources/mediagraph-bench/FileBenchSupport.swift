@@ -55,7 +55,7 @@ enum FileBench {
     /// A command as a person would type it (arguments with spaces or quotes quoted).
     static func commandLine(_ args: [String]) -> String {
         args.map { a in
-            a.contains(where: { " \"'$*?;&|()<>".contains($0) }) ? "'" + a.replacingOccurrences(of: "'", with: "'\\''") + "'" : a
+            a.contains(where: { " \"'$*?;&|()<>[]".contains($0) }) ? "'" + a.replacingOccurrences(of: "'", with: "'\\''") + "'" : a
         }.joined(separator: " ")
     }
 
