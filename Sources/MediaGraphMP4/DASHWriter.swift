@@ -22,7 +22,7 @@ import MediaGraphCore
 /// one, or any cancelled one, removes every file it wrote. `outcome` says which.
 ///
 /// Not thread-safe: call it from one thread (the sink node's).
-public final class DASHWriter: MP4TrackWriter {
+public final class DASHWriter: MP4TrackWriter, MuxerGroup {
     public struct Options: Sendable {
         /// Seconds (ffmpeg's `-seg_duration`).
         public var segmentDuration: Double
@@ -55,7 +55,7 @@ public final class DASHWriter: MP4TrackWriter {
     var representations: [Representation] = []
     var order = DecodeOrderQueue()
     var segmenter: DASHSegmenter
-    public private(set) var state: MP4MuxerState = .idle
+    public internal(set) var state: MP4MuxerState = .idle
     /// Wall clock (µs since 1970) when the first sample came: a dynamic MPD's availabilityStartTime.
     var availabilityStart: Int64?
     /// Per representation, the segments the MPD in place lists; nil while there is none of ours.
@@ -74,7 +74,7 @@ public final class DASHWriter: MP4TrackWriter {
     }
 
     deinit {
-        if state == .idle || state == .running { cancel() }
+        if isOpen { cancel() }
     }
 
     /// Adds a representation for an encoded track. Its init segment file is opened now, so an
@@ -117,7 +117,7 @@ public final class DASHWriter: MP4TrackWriter {
 
     /// Queues a sample; whatever decode order allows goes to its representation's muxer.
     public func append(_ sample: MP4Sample, to track: MP4TrackID) throws {
-        guard state == .idle || state == .running else {
+        guard isOpen else {
             throw MP4MuxerError.invalidState(operation: "append a sample", state: state)
         }
         guard representations.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
@@ -145,19 +145,19 @@ public final class DASHWriter: MP4TrackWriter {
 
     public func finishTrack(_ track: MP4TrackID) throws {
         guard representations.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
-        guard state == .idle || state == .running else { return }
+        guard isOpen else { return }
         order.end(track: track.index)
         try release()
     }
 
     public func dropQueued(from dts: Int64, in track: MP4TrackID) -> Int {
-        guard representations.indices.contains(track.index), state == .idle || state == .running else { return 0 }
+        guard representations.indices.contains(track.index), isOpen else { return 0 }
         return order.drop(from: dts, track: track.index)
     }
 
     /// Writes the last segments and the static MPD.
     public func finish() throws {
-        guard state == .idle || state == .running else {
+        guard isOpen else {
             throw MP4MuxerError.invalidState(operation: "finish", state: state)
         }
         if representations.isEmpty { throw fail(MP4MuxerError.invalidOption("no tracks were added")) }
@@ -174,21 +174,9 @@ public final class DASHWriter: MP4TrackWriter {
     }
 
     /// Stops without completing: removes every file written (a dynamic MPD too).
-    public func cancel() {
-        guard state == .idle || state == .running else { return }
-        state = .cancelled
-        for r in representations { r.muxer.cancel() }
-        abandonFiles(cancelled: true)
-    }
+    public func cancel() { stop(cancelled: true) }
 
-    /// The first failure: the other muxers stop, the files are kept or removed (`outcome`).
-    func fail(_ error: Error) -> Error {
-        guard state == .idle || state == .running else { return error }
-        state = .failed
-        for r in representations { r.muxer.cancel() }
-        abandonFiles(cancelled: false)
-        return error
-    }
+    var muxers: [MP4Muxer] { representations.map(\.muxer) }
 
     /// Segments written per representation.
     public var segmentCounts: [Int] { representations.map(\.files.segmentPaths.count) }

@@ -24,7 +24,7 @@ import MediaGraphCore
 /// every rendition. `outcome` says which.
 ///
 /// Not thread-safe: call it from one thread (the sink node's).
-public final class HLSLadderWriter: MP4TrackWriter {
+public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     /// What the node knows of a rendition before its track exists.
     public struct RenditionSpec: Sendable {
         public var names: HLSRenditionNames
@@ -55,7 +55,7 @@ public final class HLSLadderWriter: MP4TrackWriter {
     /// Folder of the master ("" for the current one), with a trailing slash.
     let folder: String
     var renditions: [Rendition] = []
-    public private(set) var state: MP4MuxerState = .idle
+    public internal(set) var state: MP4MuxerState = .idle
     /// Whether a master playlist of this run is in place.
     public internal(set) var masterWritten = false
     /// After a failure or cancel: what was kept or removed, for the error message.
@@ -81,7 +81,7 @@ public final class HLSLadderWriter: MP4TrackWriter {
     }
 
     deinit {
-        if state == .idle || state == .running { cancel() }
+        if isOpen { cancel() }
     }
 
     /// Adds the next rendition. Its init segment file is opened now, so an unwritable folder
@@ -110,7 +110,7 @@ public final class HLSLadderWriter: MP4TrackWriter {
 
     /// Hands the sample to its rendition's muxer, which writes a segment whenever one is complete.
     public func append(_ sample: MP4Sample, to track: MP4TrackID) throws {
-        guard state == .idle || state == .running else {
+        guard isOpen else {
             throw MP4MuxerError.invalidState(operation: "append a sample", state: state)
         }
         guard renditions.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
@@ -128,7 +128,7 @@ public final class HLSLadderWriter: MP4TrackWriter {
 
     public func finishTrack(_ track: MP4TrackID) throws {
         guard renditions.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
-        guard state == .idle || state == .running else { return }
+        guard isOpen else { return }
         let r = renditions[track.index]
         do { try r.muxer.finishTrack(r.track) } catch { throw fail(error) }
     }
@@ -142,7 +142,7 @@ public final class HLSLadderWriter: MP4TrackWriter {
 
     /// Writes every rendition's last segment and media playlist, then the master.
     public func finish() throws {
-        guard state == .idle || state == .running else {
+        guard isOpen else {
             throw MP4MuxerError.invalidState(operation: "finish", state: state)
         }
         if renditions.isEmpty { throw fail(MP4MuxerError.invalidOption("no tracks were added")) }
@@ -156,21 +156,9 @@ public final class HLSLadderWriter: MP4TrackWriter {
     }
 
     /// Stops without completing: removes every file written (an EVENT master too).
-    public func cancel() {
-        guard state == .idle || state == .running else { return }
-        state = .cancelled
-        for r in renditions { r.muxer.cancel() }
-        abandonFiles(cancelled: true)
-    }
+    public func cancel() { stop(cancelled: true) }
 
-    /// The first failure: the other muxers stop, the files are kept or removed (`outcome`).
-    func fail(_ error: Error) -> Error {
-        guard state == .idle || state == .running else { return error }
-        state = .failed
-        for r in renditions { r.muxer.cancel() }
-        abandonFiles(cancelled: false)
-        return error
-    }
+    var muxers: [MP4Muxer] { renditions.map(\.muxer) }
 
     /// Per rendition in track order: its port and the segments written.
     public var segmentCounts: [(port: String, segments: Int)] {
