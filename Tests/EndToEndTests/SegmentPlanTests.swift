@@ -182,6 +182,41 @@ import Testing
         #expect(r.stderr.contains("node 'spin' (crop): param 'x' counts the frames of a still picture"), "\(r.stderr)")
     }
 
+    /// A ladder (the picture and a smaller copy, each encoded): every rung is cut at the same
+    /// pictures into parts of its own, and the join gives each track the whole run's pictures.
+    @Test func aLadderSplitsEveryRungAtTheSamePictures() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.clip(in: dir)
+        let graph = CLI.writeGraph("""
+            {"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4", "duration": 6}},
+                       "num": {"type": "drawtext", "params": {"text": "%{n}", "size": 30, "color": "white"}},
+                       "small": {"type": "scale", "params": {"width": 160, "height": 120}},
+                       "e0": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0}},
+                       "e1": {"type": "h264", "params": {"preset": "ultrafast", "crf": 0}}, "aenc": {"type": "aac"},
+                       "mux": {"type": "mp4", "params": {"path": "out.mp4"}}},
+             "chains": [["in.video", "num", "e0", "mux.video"], ["num", "small", "e1", "mux.video1"], ["in.audio", "aenc", "mux.audio"]]}
+            """, in: dir)
+        let (tasks, summary) = try Self.planRunJoin(graph, size: ["--segments", "3"])
+        #expect(tasks == 4, "\(summary)")
+        let parts = try FileManager.default.contentsOfDirectory(atPath: dir + "/work").filter { $0.hasSuffix("-rung1.mp4") }
+        #expect(parts.count == 3, "one part of the second rung per segment: \(parts)")
+        #expect(try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.mp4"]).status == 0)
+        for stream in ["0:v:0", "0:v:1"] {
+            let r = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/out.mp4", "-map", stream, "-f", "framemd5", "-"])
+            let w = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/whole.mp4", "-map", stream, "-f", "framemd5", "-"])
+            let joined = r.out.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            #expect(joined.count == 150, "\(stream)")
+            #expect(joined == w.out.split(separator: "\n").filter { !$0.hasPrefix("#") }, "\(stream): the joined pictures differ from the whole run's")
+        }
+        #expect(try Self.audioPackets(dir + "/out.mp4") == (try Self.audioPackets(dir + "/whole.mp4")))
+        // a rung's part missing: named, with its task
+        let manifest = dir + "/work/manifest.json"
+        try FileManager.default.removeItem(atPath: dir + "/work/" + parts.sorted()[1])
+        let check = try CLI.mediagraph("join", manifest, "--check")
+        #expect(check.status == 1)
+        #expect(check.out.contains("task 1:") && check.out.contains("of rung 1"), "\(check.out)")
+    }
+
     @Test func testPatternSegmentsJoinToTheWholeRun() throws {
         let dir = CLI.tempDir()
         let graph = CLI.writeGraph("""

@@ -12,12 +12,19 @@ public enum SegmentGraphs {
         let task = manifest.tasks[index]
         try manifest.sourceFile?.check()
         var spec = try planned(manifest)
-        let producer = task.kind == .video ? manifest.videoProducer : manifest.audioProducer ?? ""
-        spec.edges.removeAll { $0.to.node == manifest.sink && $0.from.node != producer }
-        for k in spec.edges.indices where spec.edges[k].to.node == manifest.sink {
-            spec.edges[k].to.port = task.kind.rawValue
+        // the muxer becomes an mp4 of the part; a ladder's further rungs get mp4s of their own
+        let producers = task.kind == .video ? manifest.videoTracks.map(\.producer) : [manifest.audioProducer ?? ""]
+        spec.edges.removeAll { $0.to.node == manifest.sink && !producers.contains($0.from.node) }
+        var sinks: [String] = []
+        for (rung, producer) in producers.enumerated() {
+            let id = rung == 0 ? manifest.sink : uniqueID("\(manifest.sink)_rung\(rung)", in: spec)
+            sinks.append(id)
+            if rung > 0 { spec.add(id, "mp4", [("path", .str(task.part(rung: rung)))]) }
+            for k in spec.edges.indices where spec.edges[k].to.node == manifest.sink && spec.edges[k].from.node == producer {
+                spec.edges[k].to = PortRef(node: id, port: task.kind.rawValue)
+            }
         }
-        keepOnlyUpstream(of: manifest.sink, in: &spec)
+        keepOnlyUpstream(of: sinks, in: &spec)
         for k in spec.nodes.indices where spec.nodes[k].id == manifest.sink {
             spec.nodes[k] = GraphSpec.Node(id: manifest.sink, type: "mp4", params: .obj([("path", .str(task.part))]))
         }
@@ -40,8 +47,11 @@ public enum SegmentGraphs {
         spec.nodes.removeAll { $0.id != manifest.sink }
         spec.edges = []
         let parts = manifest.sink == "parts" ? "parts_" : "parts"
-        spec.add(parts, "segments", [("manifest", .str(SegmentPlanner.absolute(manifestPath)))])
-        spec.edges.append(.init(from: PortRef(node: parts, port: "video"), to: PortRef(node: manifest.sink, port: manifest.videoInput)))
+        for (rung, track) in manifest.videoTracks.enumerated() {
+            let id = rung == 0 ? parts : "\(parts)_rung\(rung)"
+            spec.add(id, "segments", [("manifest", .str(SegmentPlanner.absolute(manifestPath)))] + (rung == 0 ? [] : [("rung", .num(Double(rung)))]))
+            spec.edges.append(.init(from: PortRef(node: id, port: "video"), to: PortRef(node: manifest.sink, port: track.input)))
+        }
         if let input = manifest.audioInput, let audio = manifest.audioTask {
             // the audio part is one whole file: an ordinary file source copies it
             let id = parts + "_audio"
@@ -56,9 +66,16 @@ public enum SegmentGraphs {
         try GraphFile.parse(text: m.graphText, file: m.graphFile, baseDirectory: m.baseDirectory, overrides: m.overrides)
     }
 
-    /// Removes every node that `sink` does not read from, and their edges.
-    static func keepOnlyUpstream(of sink: String, in spec: inout GraphSpec) {
-        var keep: Set<String> = [sink], todo = [sink]
+    /// An id not yet in the graph: `base`, or `base_2`, `base_3` …
+    static func uniqueID(_ base: String, in spec: GraphSpec) -> String {
+        var id = base, k = 2
+        while spec.nodes.contains(where: { $0.id == id }) { id = "\(base)_\(k)"; k += 1 }
+        return id
+    }
+
+    /// Removes every node that no sink in `sinks` reads from, and their edges.
+    static func keepOnlyUpstream(of sinks: [String], in spec: inout GraphSpec) {
+        var keep = Set(sinks), todo = sinks
         while let n = todo.popLast() {
             for e in spec.edges where e.to.node == n && !keep.contains(e.from.node) {
                 keep.insert(e.from.node)

@@ -25,6 +25,18 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
     /// The nodes feeding those inputs (the encoders, or a source whose audio is copied).
     public var videoProducer: String
     public var audioProducer: String?
+    /// A ladder's further video tracks (rung 1, 2, …; rung 0 is `videoInput`), each cut at the
+    /// same pictures: a segment task writes one part per rung (`Task.part(rung:)`), and `join`
+    /// reads each rung's parts with a `segments` node of its own.
+    public var moreVideo: [VideoTrack]?
+
+    public struct VideoTrack: Codable, Sendable, Equatable {
+        public var input: String
+        public var producer: String
+    }
+
+    /// Every video track, rung 0 first.
+    public var videoTracks: [VideoTrack] { [VideoTrack(input: videoInput, producer: videoProducer)] + (moreVideo ?? []) }
     /// The node whose frames are split (a `filesrc` or a `testsrc`).
     public var source: String
     /// The file the cuts were found in, as it was: a task refuses to cut a file that changed.
@@ -55,6 +67,11 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
         /// Pictures of the whole run before this segment's first: its nodes count frames (`n`)
         /// from here (`GraphSpec.firstFrameNumber`).
         public var framesBefore: Int?
+
+        /// The part of a ladder's rung `rung` (rung 0: `part`).
+        public func part(rung: Int) -> String {
+            rung == 0 ? part : (part.hasSuffix(".mp4") ? String(part.dropLast(4)) : part) + "-rung\(rung).mp4"
+        }
     }
 
     public var videoTasks: [Task] { tasks.filter { $0.kind == .video } }

@@ -11,15 +11,18 @@ public enum SegmentPartsCheck {
     }
 
     public static func run(_ manifest: SegmentManifest, manifestPath: String) -> [Result] {
-        var first: PartReader?
+        var first: [Int: PartReader] = [:]
         return manifest.tasks.map { task in
             do {
                 switch task.kind {
                 case .video:
-                    let r = try PartReader(task: task, manifestPath: manifestPath)
-                    if let f = first { try r.check(against: f) } else { first = r }
-                    while try r.read() != nil { r.sent += 1 }
-                    try r.checkWhole()
+                    // every rung of a ladder has a part of its own
+                    for rung in manifest.videoTracks.indices {
+                        let r = try PartReader(task: task, rung: rung, manifestPath: manifestPath)
+                        if let f = first[rung] { try r.check(against: f) } else { first[rung] = r }
+                        while try r.read() != nil { r.sent += 1 }
+                        try r.checkWhole()
+                    }
                 case .audio:
                     let d: Demuxer
                     do { d = try Demuxer(path: task.part) } catch let e as DemuxError {

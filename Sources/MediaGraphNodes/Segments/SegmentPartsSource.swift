@@ -11,12 +11,14 @@ public final class SegmentPartsSource: SourceNode, RegisteredNode {
         doc: "Reads the video parts that the tasks of a plan wrote (mediagraph plan / run-segment), one after another as one stream, copied; what mediagraph join runs (Docs/scale-out.md).",
         category: .source,
         outputs: [PortSpec("video", .encodedVideo(Codec.known.filter { $0.kind == .video }), doc: "the parts' video, copied")],
-        params: ParamSpec.list(manifestParam))
+        params: ParamSpec.list(manifestParam, rungParam))
     static let manifestParam = Param<String>.requiredPath("manifest", role: .input, doc: "the plan's manifest (mediagraph plan writes it)")
+    static let rungParam = Param<Int>("rung", 0...1000, default: 0, doc: "which video track of a ladder (0: the first the muxer takes), when the planned graph's muxer takes several")
 
     let manifest: SegmentManifest
     let manifestPath: String
     let tasks: [SegmentManifest.Task]
+    let rung: Int
     let first: PartReader
     let stop: StopFlag
     var reader: PartReader?
@@ -29,8 +31,12 @@ public final class SegmentPartsSource: SourceNode, RegisteredNode {
         stop = setup.stop
         do { manifest = try SegmentManifest.read(path: manifestPath) } catch let e as SegmentError { throw NodeFailure(e.description) }
         tasks = manifest.videoTasks
+        rung = setup.params[Self.rungParam]
         guard let task = tasks.first else { throw NodeFailure("'\(manifestPath)' plans no video segment") }
-        first = try PartReader(task: task, manifestPath: manifestPath)
+        guard rung < manifest.videoTracks.count else {
+            throw NodeFailure("param 'rung': \(rung), but '\(manifestPath)' plans \(manifest.videoTracks.count) video track\(manifest.videoTracks.count == 1 ? "" : "s") (0…\(manifest.videoTracks.count - 1))")
+        }
+        first = try PartReader(task: task, rung: rung, manifestPath: manifestPath)
     }
 
     public var expectedCount: Int? { tasks.reduce(0) { $0 + ($1.frames ?? 0) } }
@@ -41,7 +47,7 @@ public final class SegmentPartsSource: SourceNode, RegisteredNode {
         if stop.isSet { return false }
         if reader == nil {
             guard next < tasks.count else { return false }
-            let r = next == 0 ? first : try PartReader(task: tasks[next], manifestPath: manifestPath)
+            let r = next == 0 ? first : try PartReader(task: tasks[next], rung: rung, manifestPath: manifestPath)
             try r.check(against: first)
             reader = r
             next += 1
@@ -85,12 +91,13 @@ final class PartReader {
     let description: FileStreamDescription
     var sent = 0
 
-    init(task: SegmentManifest.Task, manifestPath: String) throws {
+    /// - Parameter rung: a ladder's video track (0 for the first, or the only one).
+    init(task: SegmentManifest.Task, rung: Int, manifestPath: String) throws {
         self.task = task
-        name = "part \(task.index) ('\(task.part)')"
+        name = "part \(task.index)\(rung == 0 ? "" : " of rung \(rung)") ('\(task.part(rung: rung))')"
         let rerun = "; run `mediagraph run-segment \(manifestPath) --index \(task.index)`"
         do {
-            demuxer = try Demuxer(path: task.part)
+            demuxer = try Demuxer(path: task.part(rung: rung))
         } catch let e as DemuxError {
             throw NodeFailure("\(name) cannot be read: \(e.message)\(rerun)")
         }

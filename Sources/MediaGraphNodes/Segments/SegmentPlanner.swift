@@ -48,16 +48,22 @@ public enum SegmentPlanner {
         let inputs = plan.incoming(sink)
         let video = inputs.filter { if case .encodedVideo? = caps(of: $0, in: plan) { return true } else { return false } }
         let audio = inputs.filter { if case .encodedAudio? = caps(of: $0, in: plan) { return true } else { return false } }
-        guard video.count == 1, let videoEdge = video.first else {
-            throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes one video track, which is split; found \(video.count)")
+        guard let videoEdge = video.first else {
+            throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes a video track, which is split; found none")
         }
         guard audio.count <= 1 else {
             throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes at most one audio track; found \(audio.count)")
         }
-        let branch = upstream(of: videoEdge.from, in: plan)
-        guard branch.contains(where: { plan.nodes[$0].info.category == .encoder }) else {
-            throw SegmentError("node '\(sinkNode.id)': its video is copied, not encoded, so there is no work to split (a copy runs at disk speed)")
+        // a ladder: every video track is cut at the same pictures, each into parts of its own
+        for (k, e) in video.enumerated() {
+            if let other = video[..<k].first(where: { $0.from == e.from }) {
+                throw SegmentError("node '\(sinkNode.id)': inputs '\(other.input)' and '\(e.input)' both come from node '\(plan.nodes[e.from].id)'; give each video track an encoder of its own")
+            }
+            guard upstream(of: e.from, in: plan).contains(where: { plan.nodes[$0].info.category == .encoder }) else {
+                throw SegmentError("node '\(sinkNode.id)': its video\(video.count > 1 ? " '\(e.input)'" : "") is copied, not encoded, so there is no work to split (a copy runs at disk speed)")
+            }
         }
+        let branch = video.reduce(into: Set<Int>()) { $0.formUnion(upstream(of: $1.from, in: plan)) }
         // a still picture (a logo over the video) is the same in every segment: it is not split
         let sources = branch.filter { plan.nodes[$0].info.category == .source && !stills.contains(plan.nodes[$0].info.name) }
         guard sources.count == 1, let source = sources.first else {
@@ -110,7 +116,9 @@ public enum SegmentPlanner {
         return SegmentManifest(graphFile: absolute(graphFile), graphText: text, baseDirectory: absolute(spec.baseDirectory),
                                overrides: overrides, sink: sinkNode.id, videoInput: videoEdge.input,
                                audioInput: audio.first?.input, videoProducer: plan.nodes[videoEdge.from].id,
-                               audioProducer: audio.first.map { plan.nodes[$0.from].id }, source: sourceNode.id, sourceFile: stamp,
+                               audioProducer: audio.first.map { plan.nodes[$0.from].id },
+                               moreVideo: video.count > 1 ? video.dropFirst().map { SegmentManifest.VideoTrack(input: $0.input, producer: plan.nodes[$0.from].id) } : nil,
+                               source: sourceNode.id, sourceFile: stamp,
                                sourceStartMicros: sourceStart, workDirectory: work, tasks: tasks)
     }
 
