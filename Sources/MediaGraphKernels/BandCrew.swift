@@ -273,7 +273,7 @@ final class BandWorker: @unchecked Sendable {
         var thread = pthread_t()
         let rc = pthread_create(&thread, &attributes, { context in
             let start = Unmanaged<WorkerStart>.fromOpaque(context!).takeRetainedValue()
-            Thread.current.name = "mg-band"   // (Glibc's module does not export pthread_setname_np)
+            ThreadName.set("mg-band")
             start.worker.loop(spinNanos: start.spinNanos)
             return nil
         }, context)

@@ -1,4 +1,3 @@
-import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,18 +11,17 @@ import Glibc
 /// unanswered in `make test-sanitize`'s binaries. The join also orders everything the threads did
 /// before what `run` does after, in a way the sanitizer sees.
 enum EngineThread {
-    /// Starts `body` on a new thread with an 8 MiB stack, named "mg-NAME" (cut to the 15 bytes
-    /// Linux keeps). Throws `NodeFailure` with the system's reason when no thread can be made.
+    /// Starts `body` on a new thread with an 8 MiB stack, named "mg-NAME" (`ThreadName`). Throws `NodeFailure` with the system's reason when no thread can be made.
     static func start(name: String, _ body: @escaping @Sendable () -> Void) throws -> pthread_t {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, 8 << 20)
-        let context = Unmanaged.passRetained(Body(name: shortName("mg-" + name), body)).toOpaque()
+        let context = Unmanaged.passRetained(Body(name: "mg-" + name, body)).toOpaque()
         var thread = pthread_t()
         let rc = pthread_create(&thread, &attributes, { context in
             let body = Unmanaged<Body>.fromOpaque(context!).takeRetainedValue()
-            Thread.current.name = body.name   // (Glibc's module does not export pthread_setname_np)
+            ThreadName.set(body.name)
             body.run()
             return nil
         }, context)
@@ -37,16 +35,6 @@ enum EngineThread {
     /// Waits for `thread` to end.
     static func join(_ thread: pthread_t) {
         _ = pthread_join(thread, nil)
-    }
-
-    /// `name` cut to whole characters within 15 UTF-8 bytes.
-    static func shortName(_ name: String) -> String {
-        var out = ""
-        for c in name {
-            if out.utf8.count + String(c).utf8.count > 15 { break }
-            out.append(c)
-        }
-        return out
     }
 
     /// A thread's body, handed to the new thread through its context pointer.
