@@ -12,8 +12,9 @@ public enum SegmentGraphs {
         let task = manifest.tasks[index]
         try manifest.sourceFile?.check()
         var spec = try planned(manifest)
+        if task.kind == .audio { return try audio(manifest, task: task, spec: spec) }
         // the muxer becomes an mp4 of the part; a ladder's further rungs get mp4s of their own
-        let producers = task.kind == .video ? manifest.videoTracks.map(\.producer) : [manifest.audioProducer ?? ""]
+        let producers = manifest.videoTracks.map(\.producer)
         spec.edges.removeAll { $0.to.node == manifest.sink && !producers.contains($0.from.node) }
         var sinks: [String] = []
         for (rung, producer) in producers.enumerated() {
@@ -30,13 +31,40 @@ public enum SegmentGraphs {
         }
         guard let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }) else { return spec }
         if let start = manifest.sourceStartMicros { set(&spec.nodes[s], ("start", .str(seconds(start)))) }
-        guard task.kind == .video else { return spec }
         spec.firstFrameNumber = task.framesBefore ?? 0
         if let first = task.firstFrame, let frames = task.frames {
             set(&spec.nodes[s], ("first-frame", .num(Double(first))), ("frames", .num(Double(frames))))
         }
         if let start = task.startMicros { set(&spec.nodes[s], ("segment-start", .str(seconds(start)))) }
         if let end = task.endMicros { set(&spec.nodes[s], ("segment-end", .str(seconds(end)))) }
+        return spec
+    }
+
+    /// The audio task's graph: the sound alone, every audio track into one mp4 (`audio`,
+    /// `audio1`, … in the manifest's order, which is the part's track order).
+    static func audio(_ manifest: SegmentManifest, task: SegmentManifest.Task, spec planned: GraphSpec) throws -> GraphSpec {
+        var spec = planned
+        let tracks = manifest.audioTracks
+        var kept: [GraphSpec.Edge] = []
+        for (k, track) in tracks.enumerated() {
+            // the edge feeding this input (an edge names its port, or is the producer's only one)
+            guard let e = spec.edges.first(where: { $0.to.node == manifest.sink && $0.from.node == track.producer
+                                                    && ($0.to.port == nil || $0.to.port == track.input) }) else {
+                throw SegmentError("the graph has no edge from '\(track.producer)' to '\(manifest.sink).\(track.input)' any more: plan again")
+            }
+            var edge = e
+            edge.to.port = k == 0 ? "audio" : "audio\(k)"
+            kept.append(edge)
+        }
+        spec.edges.removeAll { $0.to.node == manifest.sink }
+        spec.edges += kept
+        keepOnlyUpstream(of: [manifest.sink], in: &spec)
+        for k in spec.nodes.indices where spec.nodes[k].id == manifest.sink {
+            spec.nodes[k] = GraphSpec.Node(id: manifest.sink, type: "mp4", params: .obj([("path", .str(task.part))]))
+        }
+        if let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }), let start = manifest.sourceStartMicros {
+            set(&spec.nodes[s], ("start", .str(seconds(start))))
+        }
         return spec
     }
 
@@ -52,11 +80,13 @@ public enum SegmentGraphs {
             spec.add(id, "segments", [("manifest", .str(SegmentPlanner.absolute(manifestPath)))] + (rung == 0 ? [] : [("rung", .num(Double(rung)))]))
             spec.edges.append(.init(from: PortRef(node: id, port: "video"), to: PortRef(node: manifest.sink, port: track.input)))
         }
-        if let input = manifest.audioInput, let audio = manifest.audioTask {
-            // the audio part is one whole file: an ordinary file source copies it
+        if let audio = manifest.audioTask {
+            // the audio part is one whole file: an ordinary file source copies its tracks
             let id = parts + "_audio"
             spec.add(id, "filesrc", [("path", .str(audio.part))])
-            spec.edges.append(.init(from: PortRef(node: id, port: "audio"), to: PortRef(node: manifest.sink, port: input)))
+            for (k, track) in manifest.audioTracks.enumerated() {
+                spec.edges.append(.init(from: PortRef(node: id, port: k == 0 ? "audio" : "audio\(k)"), to: PortRef(node: manifest.sink, port: track.input)))
+            }
         }
         return spec
     }

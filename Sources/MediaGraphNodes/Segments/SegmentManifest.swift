@@ -28,15 +28,24 @@ public struct SegmentManifest: Codable, Sendable, Equatable {
     /// A ladder's further video tracks (rung 1, 2, …; rung 0 is `videoInput`), each cut at the
     /// same pictures: a segment task writes one part per rung (`Task.part(rung:)`), and `join`
     /// reads each rung's parts with a `segments` node of its own.
-    public var moreVideo: [VideoTrack]?
+    public var moreVideo: [MuxerInput]?
+    /// Further audio tracks (several languages or bit rates): the audio task writes them all
+    /// into its one part, in this order after the first, and `join` copies each to its input.
+    public var moreAudio: [MuxerInput]?
 
-    public struct VideoTrack: Codable, Sendable, Equatable {
+    /// One input of the muxer and the node feeding it.
+    public struct MuxerInput: Codable, Sendable, Equatable {
         public var input: String
         public var producer: String
     }
 
     /// Every video track, rung 0 first.
-    public var videoTracks: [VideoTrack] { [VideoTrack(input: videoInput, producer: videoProducer)] + (moreVideo ?? []) }
+    public var videoTracks: [MuxerInput] { [MuxerInput(input: videoInput, producer: videoProducer)] + (moreVideo ?? []) }
+    /// Every audio track, in the order of the audio part's tracks.
+    public var audioTracks: [MuxerInput] {
+        guard let input = audioInput, let producer = audioProducer else { return [] }
+        return [MuxerInput(input: input, producer: producer)] + (moreAudio ?? [])
+    }
     /// The node whose frames are split (a `filesrc` or a `testsrc`).
     public var source: String
     /// The file the cuts were found in, as it was: a task refuses to cut a file that changed.

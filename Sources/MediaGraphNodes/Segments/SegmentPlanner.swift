@@ -51,9 +51,6 @@ public enum SegmentPlanner {
         guard let videoEdge = video.first else {
             throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes a video track, which is split; found none")
         }
-        guard audio.count <= 1 else {
-            throw SegmentError("node '\(sinkNode.id)': a planned graph's muxer takes at most one audio track; found \(audio.count)")
-        }
         // a ladder: every video track is cut at the same pictures, each into parts of its own
         for (k, e) in video.enumerated() {
             if let other = video[..<k].first(where: { $0.from == e.from }) {
@@ -117,7 +114,8 @@ public enum SegmentPlanner {
                                overrides: overrides, sink: sinkNode.id, videoInput: videoEdge.input,
                                audioInput: audio.first?.input, videoProducer: plan.nodes[videoEdge.from].id,
                                audioProducer: audio.first.map { plan.nodes[$0.from].id },
-                               moreVideo: video.count > 1 ? video.dropFirst().map { SegmentManifest.VideoTrack(input: $0.input, producer: plan.nodes[$0.from].id) } : nil,
+                               moreVideo: video.count > 1 ? video.dropFirst().map { SegmentManifest.MuxerInput(input: $0.input, producer: plan.nodes[$0.from].id) } : nil,
+                               moreAudio: audio.count > 1 ? audio.dropFirst().map { SegmentManifest.MuxerInput(input: $0.input, producer: plan.nodes[$0.from].id) } : nil,
                                source: sourceNode.id, sourceFile: stamp,
                                sourceStartMicros: sourceStart, workDirectory: work, tasks: tasks)
     }
