@@ -22,15 +22,12 @@ public enum SegmentGraphs {
             sinks.append(id)
             if rung > 0 { spec.add(id, "mp4", [("path", .str(task.part(rung: rung)))]) }
             for k in spec.edges.indices where spec.edges[k].to.node == manifest.sink && spec.edges[k].from.node == producer {
-                spec.edges[k].to = PortRef(node: id, port: task.kind.rawValue)
+                spec.edges[k].to = PortRef(node: id, port: "video")
             }
         }
         keepOnlyUpstream(of: sinks, in: &spec)
-        for k in spec.nodes.indices where spec.nodes[k].id == manifest.sink {
-            spec.nodes[k] = GraphSpec.Node(id: manifest.sink, type: "mp4", params: .obj([("path", .str(task.part))]))
-        }
+        writePart(of: manifest, task, in: &spec)
         guard let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }) else { return spec }
-        if let start = manifest.sourceStartMicros { set(&spec.nodes[s], ("start", .str(seconds(start)))) }
         spec.firstFrameNumber = task.framesBefore ?? 0
         if let first = task.firstFrame, let frames = task.frames {
             set(&spec.nodes[s], ("first-frame", .num(Double(first))), ("frames", .num(Double(frames))))
@@ -59,13 +56,19 @@ public enum SegmentGraphs {
         spec.edges.removeAll { $0.to.node == manifest.sink }
         spec.edges += kept
         keepOnlyUpstream(of: [manifest.sink], in: &spec)
+        writePart(of: manifest, task, in: &spec)
+        return spec
+    }
+
+    /// What every task does to the graph: its muxer becomes an mp4 of the task's part, and the
+    /// source keeps the whole run's time zero.
+    static func writePart(of manifest: SegmentManifest, _ task: SegmentManifest.Task, in spec: inout GraphSpec) {
         for k in spec.nodes.indices where spec.nodes[k].id == manifest.sink {
             spec.nodes[k] = GraphSpec.Node(id: manifest.sink, type: "mp4", params: .obj([("path", .str(task.part))]))
         }
         if let s = spec.nodes.firstIndex(where: { $0.id == manifest.source }), let start = manifest.sourceStartMicros {
             set(&spec.nodes[s], ("start", .str(seconds(start))))
         }
-        return spec
     }
 
     /// The graph `join` runs: the planned muxer, fed by a `segments` node reading the video parts
