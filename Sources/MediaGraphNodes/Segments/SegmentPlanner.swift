@@ -130,24 +130,18 @@ public enum SegmentPlanner {
     }
 
     /// Node `n` and every node it reads from.
-    static func upstream(of n: Int, in plan: GraphPlan) -> Set<Int> {
-        var seen: Set<Int> = [n], todo = [n]
-        while let k = todo.popLast() {
-            for e in plan.edges where e.to == k && !seen.contains(e.from) {
-                seen.insert(e.from)
-                todo.append(e.from)
-            }
-        }
-        return seen
-    }
+    static func upstream(of n: Int, in plan: GraphPlan) -> Set<Int> { reachable(from: n, in: plan, forward: false) }
 
     /// Node `n` and every node that reads from it.
-    static func downstream(of n: Int, in plan: GraphPlan) -> Set<Int> {
+    static func downstream(of n: Int, in plan: GraphPlan) -> Set<Int> { reachable(from: n, in: plan, forward: true) }
+
+    /// Node `n` and every node reached along edges, forward (to readers) or back (to producers).
+    static func reachable(from n: Int, in plan: GraphPlan, forward: Bool) -> Set<Int> {
         var seen: Set<Int> = [n], todo = [n]
         while let k = todo.popLast() {
-            for e in plan.edges where e.from == k && !seen.contains(e.to) {
-                seen.insert(e.to)
-                todo.append(e.to)
+            for e in plan.edges {
+                let (here, next) = forward ? (e.from, e.to) : (e.to, e.from)
+                if here == k && seen.insert(next).inserted { todo.append(next) }
             }
         }
         return seen
