@@ -1,24 +1,27 @@
 import MediaGraphCore
 
 /// `afade`: fades the sound in from silence or out to silence over a span of time, as ffmpeg's
-/// `afade` with its default linear curve: start and duration in samples (rounded to nearest),
-/// each sample times `clamp((n − start) / length, 0, 1)` in double (reversed for a fade out),
-/// stored as float. Before the span a fade in is silent and a fade out untouched; after it, the
+/// `afade`: start and duration in samples (rounded to nearest), each sample times the curve's
+/// gain at `clamp((n − start) / length, 0, 1)` in double (reversed for a fade out; linear by
+/// default), stored as float. Before the span a fade in is silent and a fade out untouched; after it, the
 /// reverse. Planar float in and out (other formats get an inserted `resample`), in place when it
 /// holds the only reference.
 public final class AudioFadeNode: RegisteredNode {
     public static let typeInfo = NodeTypeInfo(
         name: "afade",
-        doc: "Fades the sound in from silence or out to silence from 'start' for 'duration' seconds (ffmpeg's afade=t=in:st=…:d=…, linear).",
+        doc: "Fades the sound in from silence or out to silence from 'start' for 'duration' seconds along a curve (ffmpeg's afade=t=in:st=…:d=…:curve=…, the same samples).",
         category: .filter,
         inputs: [PortSpec("in", .audio([.f32planar]), doc: "raw audio (other formats are converted)")],
         outputs: [PortSpec("out", .audio([.f32planar]), doc: "the faded audio")],
-        params: ParamSpec.list(FadeNode.typeParam, startParam, durationParam))
+        params: ParamSpec.list(FadeNode.typeParam, startParam, durationParam, curveParam))
     static let startParam = Param<Double>("start", 0...1_000_000, default: 0, doc: "seconds on the stream's clock where the fade begins")
     static let durationParam = Param<Double>("duration", 0.001...1_000_000, default: 1, doc: "seconds the fade lasts")
+    static let curveParam = Param<String>("curve", oneOf: AudioFadeCurve.allCases.map(\.rawValue), default: "tri",
+                                          doc: "the gain's shape, by ffmpeg's names: tri (linear), qsin, hsin, esin, log, exp, par, ipar, qua, cub, squ, cbr, iqsin, ihsin, dese, desi, losi, sinc, isinc; nofade leaves the sound as it is")
 
     let fadeIn: Bool
     let startSeconds: Double, lengthSeconds: Double
+    let curve: AudioFadeCurve
     var start: Int64 = 0, length: Int64 = 1
     var format: AudioFormat!
 
@@ -27,6 +30,7 @@ public final class AudioFadeNode: RegisteredNode {
         fadeIn = p[FadeNode.typeParam] == "in"
         startSeconds = p[Self.startParam]
         lengthSeconds = p[Self.durationParam]
+        curve = AudioFadeCurve(rawValue: p[Self.curveParam]) ?? .tri
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
@@ -51,12 +55,11 @@ public final class AudioFadeNode: RegisteredNode {
         guard bytes.count >= n * channels * 4 else { throw NodeFailure("a buffer of \(n) samples × \(channels) channels holds only \(bytes.count) bytes") }
         let silent = fadeIn ? cur + Int64(n) < start : start + length < cur
         let (first, step): (Int64, Int64) = fadeIn ? (cur - start, 1) : (start + length - cur, -1)
-        let range = Double(length)
         bytes.withUnsafeMutableBytes { raw in
             let f = raw.bindMemory(to: Float.self)
             if silent { f.update(repeating: 0); return }
             for i in 0..<n {
-                let gain = max(0, min(1, Double(first + Int64(i) * step) / range))
+                let gain = curve.gain(first + Int64(i) * step, length)
                 for c in 0..<channels { f[c * n + i] = Float(Double(f[c * n + i]) * gain) }
             }
         }
