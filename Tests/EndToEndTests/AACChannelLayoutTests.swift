@@ -6,7 +6,8 @@ import Testing
 /// AAC has no number for go in a program config element, as ffmpeg's encoder writes them. The
 /// reference is ffmpeg's own transcode at the same bitrate: its layout (ffprobe) and each
 /// channel's level (astats; an LFE channel is coded only up to its low band, so a tone there
-/// comes out far quieter in both).
+/// comes out far quieter in both). The WAV comes through filesrc (libavformat) and through wavsrc
+/// (our reader of the extensible header's speaker mask; at most 8 channels).
 @Suite struct AACChannelLayoutTests {
     /// Each channel's RMS level in dB, by ffmpeg's astats.
     static func levels(_ file: String) throws -> [Double] {
@@ -15,8 +16,9 @@ import Testing
             .compactMap { Double($0.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) }
     }
 
-    @Test(arguments: ["hexagonal", "quad", "3.1", "hexadecagonal"])
-    func everyChannelStaysOnItsLoudspeaker(layout: String) throws {
+    @Test(arguments: [("hexagonal", "filesrc"), ("quad", "filesrc"), ("3.1", "filesrc"), ("hexadecagonal", "filesrc"),
+                      ("hexagonal", "wavsrc"), ("quad", "wavsrc"), ("3.1", "wavsrc")])
+    func everyChannelStaysOnItsLoudspeaker(layout: String, source: String) throws {
         let dir = CLI.tempDir()
         let count = ["hexagonal": 6, "quad": 4, "3.1": 4, "hexadecagonal": 16][layout]!
         // channel k at (k + 1) / 20 of one tone, so a channel moved or dropped shows in its level
@@ -24,9 +26,9 @@ import Testing
         try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=duration=2:sample_rate=48000",
                                "-af", "pan=\(layout)|\(pan)", "-c:a", "pcm_s16le", dir + "/in.wav"])
         let g = CLI.writeGraph("""
-        { "nodes": { "in": { "type": "filesrc", "params": { "path": "in.wav" } }, "aenc": { "type": "aac", "params": { "bitrate": 384 } },
+        { "nodes": { "in": { "type": "\(source)", "params": { "path": "in.wav" } }, "aenc": { "type": "aac", "params": { "bitrate": 384 } },
                      "mux": { "type": "mp4", "params": { "path": "ours.mp4" } }, "adts": { "type": "adtssink", "params": { "path": "ours.aac" } } },
-          "chains": [["in.audio", "aenc", "mux.audio"], ["aenc", "adts"]] }
+          "chains": [["\(source == "wavsrc" ? "in" : "in.audio")", "aenc", "mux.audio"], ["aenc", "adts"]] }
         """, in: dir)
         let r = try CLI.mediagraph("run", g)
         #expect(r.status == 0, "\(r.stderr)")

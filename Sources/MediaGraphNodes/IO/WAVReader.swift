@@ -5,7 +5,7 @@ import MediaGraphCore
 /// chunks are skipped a piece at a time, sizes are checked against the file size, and sample
 /// data is read in chunks of the caller's size.
 public final class WAVReader {
-    /// float planar, the file's rate and channel count.
+    /// float planar, the file's rate and channel count, and its speakers when an extensible header names them.
     public let format: AudioFormat
     public let bitsPerSample: Int
     public let isFloat: Bool
@@ -80,7 +80,11 @@ public final class WAVReader {
         let channels = u16(fmt, 2)
         let rate = Int(u32(fmt, 4))
         let bits = u16(fmt, 14)
-        if tag == 0xFFFE && fmt.count >= 26 { tag = u16(fmt, 24) }   // WAVE_FORMAT_EXTENSIBLE: sub-format GUID
+        // WAVE_FORMAT_EXTENSIBLE: the speakers' mask, then the sub-format GUID. As libavformat, a
+        // mask naming other than `channels` speakers (0 among them) says nothing.
+        var layout = ChannelLayout.unspecified
+        if tag == 0xFFFE && fmt.count >= 24, u32(fmt, 20).nonzeroBitCount == channels { layout = ChannelLayout(mask: UInt64(u32(fmt, 20))) }
+        if tag == 0xFFFE && fmt.count >= 26 { tag = u16(fmt, 24) }
         guard tag == 1 || tag == 3 else {
             throw NodeFailure("\(f.displayName): byte \(fmtAt): WAV format tag \(tag) is not supported; expected PCM (1) or IEEE float (3)")
         }
@@ -96,7 +100,7 @@ public final class WAVReader {
         }
         isFloat = tag == 3
         bitsPerSample = bits
-        format = AudioFormat(sampleFormat: .f32planar, sampleRate: rate, channels: channels)
+        format = AudioFormat(sampleFormat: .f32planar, sampleRate: rate, channels: channels, channelLayout: layout)
     }
 
     /// Bytes of one sample frame (all channels): at most 8 × 8.
