@@ -42,6 +42,8 @@ public enum BuiltinNodes {
         r.add(FrameRateNode.self)
         r.add(SetPTSNode.self)
         r.add(AudioSetPTSNode.self)
+        r.add(ReverseNode.self)
+        r.add(AudioReverseNode.self)
         r.add(FadeNode.self)
         r.add(DrawTextNode.self)
         r.add(DrawBoxNode.self)

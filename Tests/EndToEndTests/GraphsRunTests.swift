@@ -36,6 +36,7 @@ import Testing
         "filesrc-eq-mp4.json": ["demo.json"],
         "filesrc-colorkey-overlay-mp4.json": ["demo.json"],
         "filesrc-retime-mp4.json": ["demo.json"],
+        "filesrc-reverse-mp4.json": ["demo.json"],
     ]
 
     /// Graphs that read what mediagraph commands other than `run` write (a plan's parts).

@@ -262,6 +262,7 @@ import Testing
 
     @Test(arguments: [
         (#""fx": {"type": "fps", "params": {"rate": "10/1"}}"#, "node 'fx' (fps) cannot run in segments"),
+        (#""fx": {"type": "reverse"}"#, "node 'fx' (reverse) cannot run in segments: it plays the whole clip backwards"),
     ])
     func orderDependentFiltersAreRefusedByName(_ node: String, _ message: String) throws {
         let dir = CLI.tempDir()

@@ -18,6 +18,7 @@ public enum SegmentPlanner {
         "deinterlace": "it reads the frames before and after each one, which a segment's first and last do not have",
         "concat": "it places its clips one after another on one timeline",
         "transition": "it blends two clips over a stretch of the timeline",
+        "reverse": "it plays the whole clip backwards, where a segment would reverse only its own frames, in its own place",
     ]
     /// Sources of one picture repeated, which every segment reads whole.
     static let stills: Set<String> = ["imagesrc"]
