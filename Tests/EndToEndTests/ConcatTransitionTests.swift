@@ -70,6 +70,25 @@ import Testing
         try? FileManager.default.removeItem(atPath: dir)
     }
 
+    /// The crossfade's curves, as acrossfade's c1 (the ending clip) and c2 (the next): the same
+    /// samples as ffmpeg's for pairs of ffmpeg's curves.
+    @Test(arguments: [("qsin", "exp"), ("losi", "cbr"), ("nofade", "par"), ("tri", "hsin")])
+    func crossfadeCurvesAreFFmpegs(_ out: String, _ into: String) throws {
+        let dir = CLI.tempDir()
+        try Self.makeClip("a", frames: 50, samples: 96_000, tone: 440, in: dir)
+        try Self.makeClip("b", frames: 40, samples: 76_800, tone: 660, in: dir)
+        let params = #""overlap": 0.4, "fade-out-curve": "\#(out)", "fade-in-curve": "\#(into)""#
+        let r = try CLI.mediagraph("run", "--quiet", Self.graph(clips: ["a", "b"], params: params, in: dir))
+        #expect(r.status == 0, "\(r.stderr)")
+        let f = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/a.nut", "-i", dir + "/b.nut", "-filter_complex",
+                                       "[0:a][1:a]acrossfade=d=0.4:c1=\(out):c2=\(into)[a]", "-map", "[a]", "-f", "s16le", dir + "/ff.pcm"])
+        #expect(f.status == 0, "\(f.stderr)")
+        let ours = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: dir + "/a.out"))) ?? Data())
+        let theirs = [UInt8]((try? Data(contentsOf: URL(fileURLWithPath: dir + "/ff.pcm"))) ?? Data())
+        #expect(ours.count == 153_600 * 4 && ours == theirs, "\(out)/\(into): \(ours.count) bytes vs ffmpeg's \(theirs.count), first difference at \(zip(ours, theirs).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? -1)")
+        try? FileManager.default.removeItem(atPath: dir)
+    }
+
     /// A clip whose audio ends inside its overlap with the previous clip (0.1 s of audio, 1.6 s of
     /// video, 0.4 s overlap) was refused as "lasts 1.6 s, shorter than the 'overlap' of 0.4 s".
     /// Its audio is now padded with silence as far as the crossfade needs (to the clip's end when

@@ -1,10 +1,17 @@
 import Foundation
+import MediaGraphCore
 
 /// The shapes of ffmpeg's `afade` curve option, by its names, and the gain each gives at a point
 /// of a fade. The formulas and their order of operations are libavfilter's (af_afade.c), in
 /// double with glibc's libm as ffmpeg uses it, so the gains (and the float samples) are the same.
 enum AudioFadeCurve: String, CaseIterable {
     case tri, qsin, esin, hsin, log, ipar, qua, cub, squ, cbr, par, exp, iqsin, ihsin, dese, desi, losi, sinc, isinc, nofade
+
+    /// A param naming a curve (afade's `curve`, concat's crossfade curves): one list of names.
+    static func param(_ name: String, doc: String) -> Param<String> {
+        Param<String>(name, oneOf: allCases.map(\.rawValue), default: "tri",
+                      doc: doc + ", by ffmpeg's names: tri (linear), qsin, hsin, esin, log, exp, par, ipar, qua, cub, squ, cbr, iqsin, ihsin, dese, desi, losi, sinc, isinc; nofade keeps the sound as it is")
+    }
 
     /// The gain `index` samples into a fade of `range` samples (0 at the silent end, 1 at the
     /// full one); the position is clamped to 0…1 first, as ffmpeg does.

@@ -16,8 +16,7 @@ public final class AudioFadeNode: RegisteredNode {
         params: ParamSpec.list(FadeNode.typeParam, startParam, durationParam, curveParam))
     static let startParam = Param<Double>("start", 0...1_000_000, default: 0, doc: "seconds on the stream's clock where the fade begins")
     static let durationParam = Param<Double>("duration", 0.001...1_000_000, default: 1, doc: "seconds the fade lasts")
-    static let curveParam = Param<String>("curve", oneOf: AudioFadeCurve.allCases.map(\.rawValue), default: "tri",
-                                          doc: "the gain's shape, by ffmpeg's names: tri (linear), qsin, hsin, esin, log, exp, par, ipar, qua, cub, squ, cbr, iqsin, ihsin, dese, desi, losi, sinc, isinc; nofade leaves the sound as it is")
+    static let curveParam = AudioFadeCurve.param("curve", doc: "the gain's shape")
 
     let fadeIn: Bool
     let startSeconds: Double, lengthSeconds: Double

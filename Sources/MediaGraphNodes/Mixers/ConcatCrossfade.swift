@@ -1,15 +1,17 @@
 import MediaGraphCore
 
 /// The audio side of a transition inside `concat`: the last `overlap` samples of a clip are held
-/// back, then mixed with the first `overlap` samples of the next clip as ffmpeg's `acrossfade`
-/// with its default curve (`tri`): at sample i of n, the outgoing clip's gain is (n−1−i)/n and
-/// the incoming one's i/n, computed in double precision.
+/// back, then mixed with the first `overlap` samples of the next clip as ffmpeg's `acrossfade`:
+/// at sample i of n, the outgoing clip's gain is its curve's at n−1−i and the incoming one's its
+/// curve's at i ((n−1−i)/n and i/n with the default `tri`), computed in double precision.
 ///
 /// Memory: the held samples (overlap × rate) plus at most one buffer.
 struct ConcatCrossfade {
     let format: AudioFormat
     /// Samples the two clips overlap.
     let overlap: Int
+    /// The outgoing and incoming clips' fade curves.
+    let curves: (out: AudioFadeCurve, in: AudioFadeCurve)
     /// Buffers of the current clip not yet sent, with their output pts, oldest first.
     private var held: [(buffer: SampleBuffer, pts: Int64)] = []
     private var heldSamples = 0
@@ -18,9 +20,10 @@ struct ConcatCrossfade {
     private var tail: [[Double]] = []
     private var mixed = 0
 
-    init(format: AudioFormat, overlap: Int) {
+    init(format: AudioFormat, overlap: Int, curves: (out: AudioFadeCurve, in: AudioFadeCurve) = (.tri, .tri)) {
         self.format = format
         self.overlap = overlap
+        self.curves = curves
     }
 
     /// Whether the next clip's samples are still being mixed with the previous clip's tail.
@@ -80,13 +83,13 @@ struct ConcatCrossfade {
         var bytes = [UInt8](repeating: 0, count: n * format.channels * format.sampleFormat.bytesPerSample)
         let layout = AudioSampleLayout(format: format.sampleFormat, channels: format.channels, count: n)
         let m = min(n, overlap - mixed)
-        let range = Double(overlap)
+        let range = Int64(overlap)
         buffer.withUnsafeBytes { raw in
             bytes.withUnsafeMutableBytes { out in
                 out.copyMemory(from: UnsafeRawBufferPointer(rebasing: raw[0..<min(raw.count, out.count)]))
                 for i in 0..<m {
                     let k = mixed + i
-                    let outgoing = Double(overlap - 1 - k) / range, incoming = Double(k) / range
+                    let outgoing = curves.out.gain(Int64(overlap - 1 - k), range), incoming = curves.in.gain(Int64(k), range)
                     for c in 0..<format.channels {
                         layout.write(out, i, channel: c, tail[c][k] * outgoing + layout.read(raw, i, channel: c) * incoming)
                     }

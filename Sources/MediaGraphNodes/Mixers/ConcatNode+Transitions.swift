@@ -16,7 +16,7 @@ extension ConcatNode {
         if let a = audioFormat {
             samples = Int64((overlapSeconds * Double(a.sampleRate)).rounded())
             ticks = MediaTime.rescale(samples, timeBase: Rational(1, Int64(a.sampleRate)), to: timeline.timescale) ?? ticks
-            crossfade = ConcatCrossfade(format: a, overlap: Int(samples))
+            crossfade = ConcatCrossfade(format: a, overlap: Int(samples), curves: fadeCurves)
         }
         guard ticks > 0, audioFormat == nil || samples > 0 else {
             throw NodeFailure("param 'overlap': \(overlapSeconds) s is shorter than one tick of the output clock")

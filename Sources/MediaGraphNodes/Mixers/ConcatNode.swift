@@ -15,7 +15,7 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
                      PortSpec("audio", .audio(SampleFormat.allCases), doc: "audio of clip k (audio, audio1, …)", repeatable: true, optional: true)],
             outputs: [PortSpec("video", .anyVideo, doc: "the clips' video, one after another"),
                       PortSpec("audio", .audio(SampleFormat.allCases), doc: "the clips' audio, one after another (silence where a clip's audio is shorter than its video)")],
-            params: ParamSpec.list([overlapParam, transitionFileParam, transitionUniformsParam, KernelFilter.threadsParam]))
+            params: ParamSpec.list([overlapParam, transitionFileParam, transitionUniformsParam, fadeOutCurveParam, fadeInCurveParam, KernelFilter.threadsParam]))
         // each clip is shown upright before the sizes are matched, so a later upright clip is
         // not shown turned by the first one's rotation
         info.matchedInputs = [.videoGeometry, .audioLayout, .videoUpright]
@@ -23,6 +23,8 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     }()
 
     static let overlapParam = Param<Double>("overlap", 0...3600, default: 0, doc: "seconds each clip overlaps the next: its last 'overlap' is blended into the next clip's first (video by the transition, audio by a crossfade as ffmpeg's acrossfade); the output is (n−1)·overlap shorter. 0: clips join without a transition")
+    static let fadeOutCurveParam = AudioFadeCurve.param("fade-out-curve", doc: "with 'overlap': how the ending clip's sound fades out in the crossfade (ffmpeg's acrossfade curve1)")
+    static let fadeInCurveParam = AudioFadeCurve.param("fade-in-curve", doc: "with 'overlap': how the next clip's sound fades in (ffmpeg's acrossfade curve2)")
     static let transitionFileParam = Param<String?>.path("transition-file", role: .input, doc: "gl-transitions shader file (.glsl) for the overlaps, on rgba video; default: a cross-fade on any pixel format (ffmpeg's xfade 'fade')")
     static let transitionUniformsParam = Param<JSONValue?>(
         spec: .json("transition-uniforms", default: .object([], nil), doc: "the transition shader's own uniforms (progress is set per frame)")) { $0[$1] }
@@ -32,6 +34,7 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
     let overlapSeconds: Double
     let shader: TransitionProgram?
     let threads: Int
+    let fadeCurves: (out: AudioFadeCurve, in: AudioFadeCurve)
     public let validationWarnings: [String]
     var transition: ConcatTransition?
     var overlapTicks: Int64 = 0
@@ -63,6 +66,7 @@ public final class ConcatNode: RegisteredNode, WaitsForPreferredInput {
         let p = setup.params
         overlapSeconds = p[Self.overlapParam]
         threads = p[KernelFilter.threadsParam]
+        fadeCurves = (AudioFadeCurve(rawValue: p[Self.fadeOutCurveParam]) ?? .tri, AudioFadeCurve(rawValue: p[Self.fadeInCurveParam]) ?? .tri)
         if let path = p[Self.transitionFileParam] {
             guard overlapSeconds > 0 else { throw NodeFailure("param 'transition-file': a transition runs over the clips' 'overlap', which is 0; give 'overlap' in seconds") }
             let (text, name) = try TransitionProgram.text(file: path, source: nil, inline: path, fileParam: "transition-file", sourceParam: "transition-file")
