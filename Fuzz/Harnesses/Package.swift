@@ -13,6 +13,7 @@ let harnesses: [(name: String, libraries: [String])] = [
     ("fuzz-graph", ["MediaGraphCore", "MediaGraphNodes"]),
     ("fuzz-shader", ["MediaGraphCore", "MediaGraphShader"]),
     ("fuzz-cube", ["MediaGraphKernels"]),
+    ("fuzz-subtitles", ["MediaGraphNodes"]),
     ("fuzz-acv", ["MediaGraphKernels"]),
     ("fuzz-y4m", ["MediaGraphNodes"]),
     ("fuzz-wav", ["MediaGraphNodes"]),

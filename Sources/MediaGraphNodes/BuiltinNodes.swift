@@ -46,6 +46,7 @@ public enum BuiltinNodes {
         r.add(AudioReverseNode.self)
         r.add(FadeNode.self)
         r.add(DrawTextNode.self)
+        r.add(SubtitlesNode.self)
         r.add(DrawBoxNode.self)
         r.add(UnsharpNode.self)
         r.add(EqNode.self)

@@ -37,6 +37,7 @@ import Testing
         "filesrc-colorkey-overlay-mp4.json": ["demo.json"],
         "filesrc-retime-mp4.json": ["demo.json"],
         "filesrc-reverse-mp4.json": ["demo.json"],
+        "filesrc-subtitles-mp4.json": ["demo.json"],
     ]
 
     /// Graphs that read what mediagraph commands other than `run` write (a plan's parts).

@@ -1,0 +1,156 @@
+import Foundation
+import MediaGraphCore
+import MediaGraphKernels
+import MediaGraphCodecs
+
+/// `subtitles`: burns the cues of a SubRip (.srt) or WebVTT (.vtt) file into the picture, as
+/// ffmpeg's `subtitles=file.srt` is used for: each line centred, the cue's last line `margin`
+/// pixels above the bottom, white text with a black outline by default. Each line is drawn
+/// exactly as ffmpeg's drawtext draws that line alone at x=(w-text_w)/2 (FreeType, ffmpeg 5.1's
+/// arithmetic), and lines stack upwards, each its own text_h above the one below; cues on at
+/// once stack too, the earliest at the bottom. Styling in the file is dropped
+/// (`SubtitleCues`). The file is read whole when the graph is built (at most 16 MiB).
+public final class SubtitlesNode: RegisteredNode, VideoNode {
+    public static let typeInfo = NodeTypeInfo(
+        name: "subtitles",
+        doc: "Burns subtitles from a SubRip (.srt) or WebVTT (.vtt) file into the video (ffmpeg's subtitles filter, drawn as its drawtext draws text): lines centred above the bottom, white with a black outline; size, colours and margin follow the frame height unless given.",
+        category: .filter,
+        inputs: [PortSpec("in", .video(DrawTextNode.formats), doc: "raw video")],
+        outputs: [PortSpec("out", .video(DrawTextNode.formats), doc: "the frames with the cues that are on (in place when possible)")],
+        params: ParamSpec.list(pathParam, DrawTextNode.fontFileParam, DrawTextNode.fontParam, sizeParam, colorParam,
+                               borderParam, DrawTextNode.borderColorParam, marginParam))
+
+    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "the .srt or .vtt file (UTF-8); a file starting with WEBVTT is read as WebVTT, any other as SubRip")
+    static let sizeParam = Param<Int?>("size", 1...1000, doc: "font size in pixels (the em height); default the frame height × 16/288, the size libass gives a SubRip file's text")
+    static let colorParam = Param<String>("color", default: "white", doc: "text colour: a name, #RRGGBB[AA] or 0xRRGGBB[AA], optionally @alpha")
+    static let borderParam = Param<Int?>("border", 0...100, doc: "outline width in pixels; default the size / 16 (at least 1)")
+    static let marginParam = Param<Int?>("margin", 0...16384, doc: "pixels between the bottom of the frame and the last line; default the frame height × 10/288")
+
+    /// The file is read whole, once; a subtitle file is kilobytes.
+    static let fileLimit = 16 << 20
+
+    let cues: [SubtitleCues.Cue]
+    /// The longest a cue lasts: how far back a search for the cues on at a time goes.
+    let longest: Double
+    let fontFile: String?, fontName: String
+    let sizeGiven: Int?, borderGiven: Int?, marginGiven: Int?
+    let colors: (text: RGBAColor, border: RGBAColor)
+    public let validationWarnings: [String]
+
+    var format: VideoFormat?
+    var glyphs: GlyphCache?
+    var border = 0, margin = 0
+    var blend: (text: BlendColor, border: BlendColor)?
+    /// The lines of the cues on at the last frame, laid out, by cue index.
+    var layouts: [Int: [TextLayout]] = [:]
+
+    public init(setup: NodeSetup) throws {
+        let p = setup.params
+        let path = p[Self.pathParam]
+        let bytes: [UInt8]
+        do { bytes = try SmallFileReader.read(path, limit: Self.fileLimit) } catch {
+            throw NodeFailure("param 'path' (\(path)): \(error.message(for: "subtitle file"))")
+        }
+        let parsed: SubtitleCues
+        do { parsed = try SubtitleCues(bytes, name: path) } catch { throw NodeFailure("param 'path': \(error)") }
+        cues = parsed.cues
+        longest = cues.map { $0.end - $0.start }.max() ?? 0
+        validationWarnings = parsed.skipped
+        fontFile = p[DrawTextNode.fontFileParam]
+        fontName = p[DrawTextNode.fontParam]
+        sizeGiven = p[Self.sizeParam]
+        borderGiven = p[Self.borderParam]
+        marginGiven = p[Self.marginParam]
+        func color(_ param: Param<String>) throws -> RGBAColor {
+            do { return try RGBAColor(parsing: p[param]) } catch { throw NodeFailure("param '\(param.name)': \(error)") }
+        }
+        colors = (try color(Self.colorParam), try color(DrawTextNode.borderColorParam))
+    }
+
+    public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        guard let v = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
+        format = v
+        let size = sizeGiven ?? max(1, Int((Double(v.height) * 16 / 288).rounded()))
+        border = borderGiven ?? max(1, Int((Double(size) / 16).rounded()))
+        margin = marginGiven ?? Int((Double(v.height) * 10 / 288).rounded())
+        do {
+            let (path, index) = try fontFile.map { ($0, 0) } ?? { let f = try FontLookup.file(family: fontName); return (f.path, f.index) }()
+            glyphs = GlyphCache(face: try FontFace(path: path, index: index, pixelSize: size, borderWidth: border))
+        } catch let e as FontError {
+            throw NodeFailure("\(fontFile == nil ? "param 'font'" : "param 'font-file'"): \(e)")
+        }
+        blend = (BlendColor(colors.text, for: v), BlendColor(colors.border, for: v))
+        layouts = [:]
+        return [inputs[0].format]
+    }
+
+    /// Indices of the cues on at `t` seconds, earliest start first.
+    func cuesOn(at t: Double) -> [Int] {
+        // the first cue starting after t
+        var low = 0, high = cues.count
+        while low < high {
+            let mid = (low + high) / 2
+            if cues[mid].start <= t { low = mid + 1 } else { high = mid }
+        }
+        var on: [Int] = []
+        var k = low - 1
+        while k >= 0, cues[k].start >= t - longest {
+            if cues[k].end > t { on.append(k) }
+            k -= 1
+        }
+        return on.reversed()
+    }
+
+    public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        guard let format, let glyphs, let blend, frame.pts != SampleBuffer.noTime else { return try output.send(consume frame) }
+        let on = cuesOn(at: Double(frame.pts) * frame.timeBase.doubleValue)
+        layouts = layouts.filter { on.contains($0.key) }
+        guard !on.isEmpty else { return try output.send(consume frame) }
+        // every line of every cue on, with its top edge; placed from the bottom up, drawn cue by
+        // cue (earliest first), each cue's lines top to bottom: where an outline overlaps the
+        // line above, it is drawn over it, as a drawtext per line in reading order draws them
+        var placed: [(layout: TextLayout, top: Int)] = []
+        var bottom = format.height - margin
+        for k in on {
+            var cue: [(layout: TextLayout, top: Int)] = []
+            let lines: [TextLayout]
+            if let known = layouts[k] { lines = known } else {
+                do { lines = try cues[k].lines.map { try TextLayout($0, glyphs: glyphs, lineSpacing: 0, tabSize: 1) } } catch {
+                    throw NodeFailure("\(error)")
+                }
+                layouts[k] = lines
+            }
+            for line in lines.reversed() {
+                bottom -= line.height
+                cue.append((line, bottom))
+            }
+            placed += cue.reversed()
+        }
+        let width = format.width, border = border
+        try output.sendTransformed(consume frame) { src, dst, inPlace in
+            if !inPlace { DrawTextNode.copyPixels(src, dst) }
+            for (line, top) in placed {
+                // C's (w - text_w) / 2 in double, then toward zero, as drawtext's x
+                let left = DrawTextNode.pixel(Double(width - line.width) / 2)
+                if border > 0 { Self.draw(line, glyphs, blend.border, dst, left: left, top: top, outline: border) }
+                Self.draw(line, glyphs, blend.text, dst, left: left, top: top, outline: nil)
+            }
+        }
+    }
+
+    /// Blends every glyph (or its outline, `outline` pixels up and left as ffmpeg places it) of
+    /// one line with its top-left corner at (`left`, `top`).
+    static func draw(_ line: TextLayout, _ glyphs: GlyphCache, _ color: BlendColor, _ planes: FramePlanes,
+                     left: Int, top: Int, outline: Int?) {
+        guard color.alpha > 0 else { return }
+        let shift = outline ?? 0
+        for g in line.placed {
+            guard let glyph = try? glyphs.glyph(g.code), let bitmap = outline == nil ? glyph.bitmap : glyph.border,
+                  bitmap.width > 0, bitmap.rows > 0 else { continue }
+            bitmap.coverage.withUnsafeBufferPointer { mask in
+                MaskBlend.blend(color, into: planes, mask: mask.baseAddress!, maskStride: bitmap.width,
+                                width: bitmap.width, height: bitmap.rows, x: g.x + left - shift, y: g.y + top - shift)
+            }
+        }
+    }
+}
