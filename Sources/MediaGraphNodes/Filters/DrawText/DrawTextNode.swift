@@ -185,12 +185,17 @@ public final class DrawTextNode: RegisteredNode, VideoNode {
 
     /// Blends every glyph (or its outline) of `layout` with its text origin at (`x`, `y`).
     func draw(_ layout: TextLayout, _ color: BlendColor, _ planes: FramePlanes, _ x: Int, _ y: Int, outline: Bool) {
+        Self.draw(layout, glyphs, color, planes, x, y, outline: outline ? border : nil)
+    }
+
+    /// Blends every glyph of `layout`, or with `outline` its outline of that width (which ffmpeg
+    /// places that many pixels up and left of its glyph), with the text origin at (`x`, `y`).
+    static func draw(_ layout: TextLayout, _ glyphs: GlyphCache, _ color: BlendColor, _ planes: FramePlanes, _ x: Int, _ y: Int, outline: Int?) {
         guard color.alpha > 0 else { return }
+        let shift = outline ?? 0
         for g in layout.placed {
-            guard let glyph = try? glyphs.glyph(g.code), let bitmap = outline ? glyph.border : glyph.bitmap,
+            guard let glyph = try? glyphs.glyph(g.code), let bitmap = outline == nil ? glyph.bitmap : glyph.border,
                   bitmap.width > 0, bitmap.rows > 0 else { continue }
-            // ffmpeg places an outline border pixels up and left of its glyph
-            let shift = outline ? border : 0
             bitmap.coverage.withUnsafeBufferPointer { mask in
                 MaskBlend.blend(color, into: planes, mask: mask.baseAddress!, maskStride: bitmap.width,
                                 width: bitmap.width, height: bitmap.rows, x: g.x + x - shift, y: g.y + y - shift)

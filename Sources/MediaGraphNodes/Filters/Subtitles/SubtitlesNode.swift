@@ -132,24 +132,8 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
             for (line, top) in placed {
                 // C's (w - text_w) / 2 in double, then toward zero, as drawtext's x
                 let left = DrawTextNode.pixel(Double(width - line.width) / 2)
-                if border > 0 { Self.draw(line, glyphs, blend.border, dst, left: left, top: top, outline: border) }
-                Self.draw(line, glyphs, blend.text, dst, left: left, top: top, outline: nil)
-            }
-        }
-    }
-
-    /// Blends every glyph (or its outline, `outline` pixels up and left as ffmpeg places it) of
-    /// one line with its top-left corner at (`left`, `top`).
-    static func draw(_ line: TextLayout, _ glyphs: GlyphCache, _ color: BlendColor, _ planes: FramePlanes,
-                     left: Int, top: Int, outline: Int?) {
-        guard color.alpha > 0 else { return }
-        let shift = outline ?? 0
-        for g in line.placed {
-            guard let glyph = try? glyphs.glyph(g.code), let bitmap = outline == nil ? glyph.bitmap : glyph.border,
-                  bitmap.width > 0, bitmap.rows > 0 else { continue }
-            bitmap.coverage.withUnsafeBufferPointer { mask in
-                MaskBlend.blend(color, into: planes, mask: mask.baseAddress!, maskStride: bitmap.width,
-                                width: bitmap.width, height: bitmap.rows, x: g.x + left - shift, y: g.y + top - shift)
+                if border > 0 { DrawTextNode.draw(line, glyphs, blend.border, dst, left, top, outline: border) }
+                DrawTextNode.draw(line, glyphs, blend.text, dst, left, top, outline: nil)
             }
         }
     }
