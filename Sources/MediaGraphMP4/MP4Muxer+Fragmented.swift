@@ -143,7 +143,7 @@ extension MP4Muxer {
             let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true, apple: options.appleBrand)
             let moov = MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
                                      chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true,
-                                     tags: options.tags)
+                                     tags: options.tags, chapters: options.chapters)
             if let file {
                 try file.write(ftyp)
                 try file.write(moov)

@@ -135,7 +135,7 @@ extension MP4Muxer {
         let maxOffset = tracks.map(\.table.maxChunkOffset).max() ?? 0
         func moov(_ base: UInt64, _ co64: Bool) -> [UInt8] {
             MovieBox.moov(tracks: trackSummaries, movieTimescale: mts, chunkBase: base, co64: co64,
-                          rotation: options.rotation, fragmented: false, tags: options.tags)
+                          rotation: options.rotation, fragmented: false, tags: options.tags, chapters: options.chapters)
         }
         let mdatHeader = Self.mdatHeader(dataSize: mediaBytes)
         if options.fastStart {

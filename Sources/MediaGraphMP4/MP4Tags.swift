@@ -1,4 +1,5 @@
 import Foundation
+import MediaGraphCore
 
 /// Movie-level tags (title, artist, …) as iTunes-style items in `moov/udta/meta/ilst`, the
 /// boxes ffmpeg's mp4 muxer writes for `-metadata key=value`, in its order, so players and
@@ -62,9 +63,9 @@ public struct MP4Tags: Sendable, Equatable {
     /// The tags of a source file that can be written here (others, and track or disc values
     /// that are not numbers, are left out as ffmpeg leaves them), then `overrides` on top: a
     /// given value replaces the copied one, an empty one removes it (ffmpeg's `-metadata key=`).
-    public init(copying source: [String: String], overrides: MP4Tags?, removing: Set<String> = []) {
+    public init(copying source: TagList, overrides: MP4Tags?, removing: Set<String> = []) {
         var byName: [String: String] = [:]
-        for (name, value) in source {
+        for (name, value) in source.entries.map({ ($0.key, $0.value) }) {
             let key = name.lowercased()
             guard let known = Self.keys.first(where: { $0.name == key }), !known.isNumberPair || Self.numberPair(value) != nil else { continue }
             byName[key] = value
@@ -85,19 +86,17 @@ public struct MP4Tags: Sendable, Equatable {
         return (n, total)
     }
 
-    /// udta { meta { hdlr 'mdir' 'appl', ilst { items } } }.
+    /// meta { hdlr 'mdir' 'appl', ilst { items } }, the first box of moov/udta.
     func write(_ w: inout ByteWriter) {
-        w.box("udta") { w in
-            w.fullBox("meta", version: 0, flags: 0) { w in
-                w.fullBox("hdlr", version: 0, flags: 0) { w in
-                    w.u32(0)
-                    w.fourCC("mdir")
-                    w.fourCC("appl")
-                    w.zeros(9) // reserved, then an empty name
-                }
-                w.box("ilst") { w in
-                    for (key, value) in items { item(&w, key, value) }
-                }
+        w.fullBox("meta", version: 0, flags: 0) { w in
+            w.fullBox("hdlr", version: 0, flags: 0) { w in
+                w.u32(0)
+                w.fourCC("mdir")
+                w.fourCC("appl")
+                w.zeros(9) // reserved, then an empty name
+            }
+            w.box("ilst") { w in
+                for (key, value) in items { item(&w, key, value) }
             }
         }
     }

@@ -72,6 +72,8 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var appleBrand: Bool
     /// Movie tags (title, artist, …) written in moov/udta as ffmpeg writes `-metadata`.
     public var tags: MP4Tags?
+    /// Chapters, written as the Nero `chpl` box in moov/udta.
+    public var chapters: [Chapter] = []
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
                 rotation: Int? = nil, movieTimescale: Int64? = nil, forceCo64: Bool = false,

@@ -48,7 +48,7 @@ enum MovieBox {
     ///   - rotation: every video track's rotation (nil: each track's own, from its metadata).
     ///   - fragmented: empty sample tables plus mvex/trex.
     static func moov(tracks: [TrackSummary], movieTimescale: Int64, chunkBase: UInt64, co64: Bool,
-                     rotation: Int?, fragmented: Bool, tags: MP4Tags? = nil) -> [UInt8] {
+                     rotation: Int?, fragmented: Bool, tags: MP4Tags? = nil, chapters: [Chapter] = []) -> [UInt8] {
         var w = ByteWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.count * 12 })
         let movieDuration = fragmented ? 0 : (tracks.map(\.trackDuration).max() ?? 0)
         // The movie was made when its earliest stream was.
@@ -82,8 +82,13 @@ enum MovieBox {
                     }
                 }
             }
-            // last in moov, as ffmpeg places it (after mvex when fragmented)
-            if let tags, !tags.isEmpty { tags.write(&w) }
+            // udta last in moov, as ffmpeg places it (after mvex when fragmented): tags, chapters
+            if !(tags?.isEmpty ?? true) || !chapters.isEmpty {
+                w.box("udta") { w in
+                    if let tags, !tags.isEmpty { tags.write(&w) }
+                    NeroChapters.write(chapters, &w)
+                }
+            }
         }
         return w.bytes
     }

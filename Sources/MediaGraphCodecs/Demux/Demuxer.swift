@@ -98,7 +98,8 @@ public final class Demuxer {
             // a start beyond ±2^50 µs (35 years) is a broken header: times are read from zero
             startTime: ctx.pointee.start_time == Int64.min || Swift.abs(ctx.pointee.start_time) > 1 << 50 ? nil : ctx.pointee.start_time,
             bitRate: max(0, ctx.pointee.bit_rate),
-            tags: LibavStreamMapping.dictionary(ctx.pointee.metadata),
+            tags: LibavStreamMapping.tagList(ctx.pointee.metadata),
+            chapters: LibavStreamMapping.chapters(ctx),
             allowsDiscontinuities: iformat.flags & AVFMT_TS_DISCONT != 0,
             seeksByPresentationTime: iformat.flags & AVFMT_SEEK_TO_PTS != 0)
         if infos.isEmpty {

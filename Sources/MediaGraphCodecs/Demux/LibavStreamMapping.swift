@@ -145,6 +145,28 @@ enum LibavStreamMapping {
         r.num > 0 && r.den > 0 ? Rational(Int64(r.num), Int64(r.den)) : nil
     }
 
+    /// The entries of an AVDictionary, in its order.
+    static func tagList(_ d: OpaquePointer?) -> TagList {
+        var out = TagList()
+        var e: UnsafeMutablePointer<AVDictionaryEntry>? = nil
+        while let next = av_dict_get(d, "", e, AV_DICT_IGNORE_SUFFIX) {
+            if let k = next.pointee.key, let v = next.pointee.value { out.set(String(cString: k), String(cString: v)) }
+            e = next
+        }
+        return out
+    }
+
+    /// The chapters of a format context (a time base that is not positive leaves a chapter out).
+    static func chapters(_ ctx: UnsafeMutablePointer<AVFormatContext>) -> [Chapter] {
+        guard let list = ctx.pointee.chapters else { return [] }
+        return (0..<Int(ctx.pointee.nb_chapters)).compactMap { i -> Chapter? in
+            guard let c = list[i]?.pointee, c.time_base.num > 0, c.time_base.den > 0 else { return nil }
+            let title = av_dict_get(c.metadata, "title", nil, 0).flatMap { $0.pointee.value.map { String(cString: $0) } }
+            return Chapter(id: c.id, start: c.start, end: c.end,
+                           timeBase: Rational(Int64(c.time_base.num), Int64(c.time_base.den)), title: title)
+        }
+    }
+
     /// The entries of an AVDictionary.
     static func dictionary(_ d: OpaquePointer?) -> [String: String] {
         var out: [String: String] = [:]

@@ -13,8 +13,10 @@ public struct ContainerInfo: Sendable {
     public var startTime: Int64?
     /// Total bit rate in bits per second, 0 when unknown.
     public var bitRate: Int64
-    /// Container tags (title, creation_time, encoder, …).
-    public var tags: [String: String]
+    /// Container tags (title, creation_time, encoder, …), in the container's order.
+    public var tags: TagList
+    /// The container's chapters (libavformat's AVChapters), in its order.
+    public var chapters: [Chapter]
     /// The format allows timestamps to jump (MPEG-TS): jumps are flagged, not errors.
     public var allowsDiscontinuities: Bool
     /// Seeking is by presentation time (MP4); otherwise by decode time (Matroska, TS, …).

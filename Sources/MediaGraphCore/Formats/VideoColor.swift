@@ -160,13 +160,18 @@ public struct StreamTags: Hashable, Sendable {
     /// Seconds since 1970-01-01 UTC.
     public var creationTime: Int64?
     /// The tags of the whole file the stream came from (title, artist, …, as libavformat names
-    /// them): a muxer writing one file from it keeps those it can write, as ffmpeg does.
-    public var movie: [String: String]
+    /// and orders them): a muxer writing one file from it keeps those it can write, as ffmpeg does.
+    public var movie: TagList
+    /// The chapters of the file the stream came from, on the stream's own time line (a trimmed
+    /// source moves and cuts them): a muxer writes them as ffmpeg's default -map_chapters does.
+    public var chapters: [Chapter]
 
-    public init(language: String? = nil, title: String? = nil, creationTime: Int64? = nil, movie: [String: String] = [:]) {
+    public init(language: String? = nil, title: String? = nil, creationTime: Int64? = nil, movie: TagList = [:],
+                chapters: [Chapter] = []) {
         self.language = language
         self.title = title
         self.creationTime = creationTime
         self.movie = movie
+        self.chapters = chapters
     }
 }

@@ -19,9 +19,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                          doc: "display rotation in degrees of every video track (track matrix); default: each stream's own rotation")
     static let timescale = Param<Int?>("timescale", 1...10_000_000, doc: "movie timescale (default: chosen to represent every timestamp exactly)")
     static let co64 = Param<Bool>("co64", default: false, doc: "always use 64-bit chunk offsets (co64); otherwise only past 4 GiB")
-    static let metadataParam = Param<JSONValue?>(
-        spec: .json("metadata", default: .object([], nil),
-                    doc: "movie tags, as ffmpeg's -metadata: {\"title\": \"…\", \"artist\": \"…\"}; keys: " + MP4Tags.keys.map(\.name).joined(separator: ", "))) { $0[$1] }
+    static let metadataParam = MovieMetadata.param(keys: MP4Tags.keys.map(\.name).joined(separator: ", "))
     static let endParam = MP4Feed.endParam
 
     let path: String
@@ -43,17 +41,11 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         (givenTags, removedTags) = try Self.tags(p[Self.metadataParam])
     }
 
-    /// The `metadata` object as tags to set (string values, numbers taken as written, known
-    /// keys) and keys to remove (given as "").
+    /// The `metadata` object as tags to set (known keys, track and disc as numbers) and keys to
+    /// remove (given as "").
     static func tags(_ value: JSONValue?) throws -> (set: MP4Tags?, removed: Set<String>) {
-        guard let value else { return (nil, []) }
-        guard let members = value.objectMembers else {
-            throw NodeFailure("param 'metadata': expected an object of tags such as {\"title\": \"…\"}, found \(value.typeName)")
-        }
-        let pairs = try members.map { m -> (name: String, value: String) in
-            if let s = m.value.stringValue { return (m.key, s) }
-            if let n = m.value.numberValue, n == n.rounded(), abs(n) < 1e9 { return (m.key, String(Int(n))) }
-            throw NodeFailure("param 'metadata': tag '\(m.key)': expected a string, found \(m.value.typeName)")
+        let pairs = try MovieMetadata.given(value) { name in
+            MP4Tags.keys.contains { $0.name == name.lowercased() } ? nil : "\(MP4Tags.TagError.unknownKey(name))"
         }
         do {
             let tags = try MP4Tags(pairs.filter { !$0.value.isEmpty })
@@ -84,9 +76,9 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         feed.configure(inputs: inputs)
         // the first input's file tags, as ffmpeg keeps its first input file's, under what the graph sets
-        let copied = feed.formats.lazy.map { $0.tags.movie }.first { !$0.isEmpty } ?? [:]
-        let tags = MP4Tags(copying: copied, overrides: givenTags, removing: removedTags)
+        let tags = MP4Tags(copying: MovieMetadata.copiedTags(feed.formats), overrides: givenTags, removing: removedTags)
         options.tags = tags.isEmpty ? nil : tags
+        options.chapters = MovieMetadata.copiedChapters(feed.formats)
         return []
     }
 

@@ -104,6 +104,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         let micros = Rational(1, 1_000_000)
         var states: [FileStreamState] = []
         var warnings: [String] = []
+        let chapters = trim.chapters(demuxer.container.chapters, zeroMicros: zero)
         for (k, port) in ports.ports.enumerated() {
             let info = demuxer.streams[port.streamIndex]
             // audio on a coarse clock is put on its sample clock, as ffmpeg's stream copy does
@@ -125,7 +126,7 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
                 end = min(end ?? .max, FileTrim.ticks(e, in: timeBase))
             }
             let d = FileStreamDescription(info: info, timeBase: timeBase, firstPacket: firstPackets[port.streamIndex],
-                                          movieTags: demuxer.container.tags)
+                                          movieTags: demuxer.container.tags, chapters: chapters)
             if let w = d.warning { warnings.append(w) }
             let state = FileStreamState(port: k, name: port.name, description: d, offset: offset, end: end)
             state.timer = timer

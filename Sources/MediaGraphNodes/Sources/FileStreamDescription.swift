@@ -20,7 +20,7 @@ struct FileStreamDescription {
     let warning: String?
 
     /// `firstPacket`: the stream's first packet, for streams whose configuration is in-band.
-    init(info: StreamInfo, timeBase: Rational, firstPacket: [UInt8]?, movieTags: [String: String] = [:]) {
+    init(info: StreamInfo, timeBase: Rational, firstPacket: [UInt8]?, movieTags: TagList = [:], chapters: [Chapter] = []) {
         self.info = info
         self.timeBase = timeBase
         var extradata = info.extradata
@@ -81,11 +81,13 @@ struct FileStreamDescription {
         if info.kind == .video {
             var raw = info.videoFormat
             raw.tags.movie = movieTags
+            raw.tags.chapters = chapters
             format = .encodedVideo(EncodedVideoFormat(codec: info.codec, raw: raw, timeBase: timeBase, extradata: extradata,
                                                       storedLayout: info.nativePixelFormat, codedBitsPerSample: info.codedBitsPerSample))
         } else {
             var raw = info.audioFormat
             raw.tags.movie = movieTags
+            raw.tags.chapters = chapters
             let coding = AudioCodingParameters(blockAlign: info.blockAlign, codedBitsPerSample: info.codedBitsPerSample, bitRate: info.bitRate)
             format = .encodedAudio(EncodedAudioFormat(codec: info.codec, raw: raw, timeBase: timeBase, extradata: extradata,
                                                       coding: coding))

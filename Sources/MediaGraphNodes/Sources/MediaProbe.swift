@@ -74,7 +74,7 @@ public struct MediaProbe {
         duration = c.duration.map { Double($0) / 1e6 }
         startTime = c.startTime.map { Double($0) / 1e6 }
         bitRate = c.bitRate
-        tags = c.tags
+        tags = c.tags.dictionary
         streams = demuxer.streams.map { s in
             let video = s.kind == .video
             return Stream(index: s.index, port: ports.portName(ofStream: s.index), note: ports.unoffered[s.index],

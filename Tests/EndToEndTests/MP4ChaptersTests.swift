@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+/// Chapters in the `mp4` sink: a file's chapters copied into the Nero `chpl` box of moov/udta as
+/// ffmpeg 5.1's `-c copy out.mp4` writes it (its udta, tags and chpl, byte for byte), read back
+/// by ffprobe as the source's chapters, from MP4 and Matroska inputs, copied and re-encoded.
+@Suite struct MP4ChaptersTests {
+    @Test(arguments: ["mp4", "mkv"])
+    func chaptersAreFFmpegsChplByteForByte(_ inputExt: String) throws {
+        let dir = CLI.tempDir()
+        let input = try MovieTagsMedia.tagged("tagged.\(inputExt)", in: dir)
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-c", "copy", "-fflags", "+bitexact", dir + "/ffmpeg-copy.mp4"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let filters = #""inv": { "type": "invert" }, "enc": { "type": "h264" },"#
+        for (output, nodes, chain) in [("copy.mp4", "", #""in.video", "mux.video""#),
+                                       ("transcoded.mp4", filters, #""in.video", "inv", "enc", "mux.video""#)] {
+            try MovieTagsMedia.run("""
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } }, \(nodes)
+                         "mux": { "type": "mp4", "params": { "path": "\(output)" } } },
+              "chains": [[\(chain)]] }
+            """, in: dir, name: output + ".json")
+        }
+        let ours = MP4TagsTests.udta(dir + "/copy.mp4"), theirs = MP4TagsTests.udta(dir + "/ffmpeg-copy.mp4")
+        #expect(ours.count > 300 && ours == theirs && String(decoding: ours, as: UTF8.self).contains("chpl"),
+                "udta: ours \(ours.count) bytes, ffmpeg's \(theirs.count)")
+        let source = try MovieTagsMedia.probedChapters(input)
+        #expect(source.count == 2)
+        for file in ["copy.mp4", "transcoded.mp4"] {
+            let read = try MovieTagsMedia.probedChapters(dir + "/" + file)
+            #expect(read == source, "\(file): \(read) \(source)")
+            #expect(try MovieTagsMedia.decodesSilently(dir + "/" + file), "\(file)")
+        }
+        #expect(MP4TagsTests.udta(dir + "/transcoded.mp4") == ours)
+    }
+}
