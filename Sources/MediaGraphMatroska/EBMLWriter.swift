@@ -59,12 +59,13 @@ struct EBMLWriter {
         bytes.append(contentsOf: data)
     }
 
-    /// A master element whose children `body` writes.
-    mutating func master(_ elementID: UInt32, _ body: (inout EBMLWriter) -> Void) {
+    /// A master element whose children `body` writes; its size in the fewest bytes, or in
+    /// `sizeLength` at least.
+    mutating func master(_ elementID: UInt32, sizeLength: Int = 1, _ body: (inout EBMLWriter) -> Void) {
         var inner = EBMLWriter()
         body(&inner)
         id(elementID)
-        size(UInt64(inner.bytes.count))
+        size(UInt64(inner.bytes.count), minLength: sizeLength)
         bytes.append(contentsOf: inner.bytes)
     }
 

@@ -24,6 +24,7 @@ enum MatroskaID {
     static let duration: UInt32 = 0x4489
     static let muxingApp: UInt32 = 0x4D80
     static let writingApp: UInt32 = 0x5741
+    static let title: UInt32 = 0x7BA9
     // tracks
     static let tracks: UInt32 = 0x1654_AE6B
     static let trackEntry: UInt32 = 0xAE
@@ -65,4 +66,22 @@ enum MatroskaID {
     static let cueTrack: UInt32 = 0xF7
     static let cueClusterPosition: UInt32 = 0xF1
     static let cueRelativePosition: UInt32 = 0xF0
+    // chapters
+    static let chapters: UInt32 = 0x1043_A770
+    static let editionEntry: UInt32 = 0x45B9
+    static let editionFlagDefault: UInt32 = 0x45DB
+    static let chapterAtom: UInt32 = 0xB6
+    static let chapterUID: UInt32 = 0x73C4
+    static let chapterTimeStart: UInt32 = 0x91
+    static let chapterTimeEnd: UInt32 = 0x92
+    static let chapterDisplay: UInt32 = 0x80
+    static let chapString: UInt32 = 0x85
+    static let chapLanguage: UInt32 = 0x437C
+    // tags
+    static let tags: UInt32 = 0x1254_C367
+    static let tag: UInt32 = 0x7373
+    static let targets: UInt32 = 0x63C0
+    static let simpleTag: UInt32 = 0x67C8
+    static let tagName: UInt32 = 0x45A3
+    static let tagString: UInt32 = 0x4487
 }

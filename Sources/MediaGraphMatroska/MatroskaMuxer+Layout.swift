@@ -9,18 +9,22 @@ extension MatroskaMuxer {
         var segmentDataStart: UInt64 = 0
         var infoPosition: UInt64 = 0
         var tracksPosition: UInt64 = 0
+        var chaptersPosition: UInt64?
+        var tagsPosition: UInt64?
         var durationOffset: UInt64 = 0
         /// Each closed cluster's size field and its data size.
         var clusterSizes: [(offset: UInt64, size: UInt64)] = []
     }
 
-    /// Bytes kept after the Segment header for the SeekHead written at the end (three entries
-    /// take at most 68), the rest a Void.
-    static let seekHeadRoom = 96
+    /// Bytes kept after the Segment header for the SeekHead written at the end, the rest a Void:
+    /// five entries (Info, Tracks, Chapters, Tags, Cues) of at most 21 bytes, the SeekHead's ID
+    /// and size (5), and 2 so that a Void always fits after it.
+    static let seekHeadRoom = 5 * 21 + 5 + 2
     static let appName = "MediaGraph"
 
     /// The EBML header, the Segment (size unknown until the end), the SeekHead room, Info with a
-    /// Duration patched at the end, and Tracks.
+    /// Duration patched at the end, Tracks, then Chapters and Tags when there are any (ffmpeg's
+    /// order).
     func writeHeader() throws {
         guard let file else { return }
         // Colour, CodecDelay, SeekPreRoll and DiscardPadding are version 4 elements
@@ -44,6 +48,7 @@ extension MatroskaMuxer {
         layout.infoPosition = file.position + UInt64(w.bytes.count)
         w.master(MatroskaID.info) { w in
             w.uint(MatroskaID.timestampScale, 1_000_000) // milliseconds
+            if let title = tags.title { w.string(MatroskaID.title, title) }
             w.string(MatroskaID.muxingApp, Self.appName)
             w.string(MatroskaID.writingApp, Self.appName)
             w.float(MatroskaID.duration, 0)   // last: its 8 bytes end the element
@@ -55,6 +60,14 @@ extension MatroskaMuxer {
                 TrackEntry.write(&w, number: t.number, track: t.description, codecPrivate: t.codecPrivate,
                                  codecDelayNanoseconds: t.codecDelayNanoseconds)
             }
+        }
+        if !chapters.isEmpty {
+            layout.chaptersPosition = file.position + UInt64(w.bytes.count)
+            MatroskaChapters.write(chapters, webm: docType == .webm, &w)
+        }
+        if !tags.simpleTags.isEmpty {
+            layout.tagsPosition = file.position + UInt64(w.bytes.count)
+            tags.writeTags(&w)
         }
         try file.write(w.bytes)
     }
@@ -101,6 +114,8 @@ extension MatroskaMuxer {
             }
             entry(MatroskaID.info, layout.infoPosition)
             entry(MatroskaID.tracks, layout.tracksPosition)
+            if let p = layout.chaptersPosition { entry(MatroskaID.chapters, p) }
+            if let p = layout.tagsPosition { entry(MatroskaID.tags, p) }
             if let cuesPosition { entry(MatroskaID.cues, cuesPosition) }
         }
         seek.void(total: Self.seekHeadRoom - seek.bytes.count)

@@ -14,6 +14,9 @@ import MediaGraphCore
 public final class MatroskaMuxer {
     public let path: String
     public let docType: MatroskaDocType
+    /// Movie tags (Info/Title and a Tags element) and chapters, written after Tracks.
+    let tags: MatroskaTags
+    let chapters: [Chapter]
     public private(set) var state: MatroskaMuxerState = .idle
 
     var tracks: [Track] = []
@@ -35,9 +38,13 @@ public final class MatroskaMuxer {
     var payload: [UInt8] = []
 
     /// Opens the output (a hidden temporary beside `path`): an unwritable directory fails here.
-    public init(path: String, docType: MatroskaDocType) throws {
+    /// Chapters that start before 0 or end before they start are refused, as ffmpeg refuses them.
+    public init(path: String, docType: MatroskaDocType, tags: MatroskaTags = MatroskaTags([:]), chapters: [Chapter] = []) throws {
         self.path = path
         self.docType = docType
+        self.tags = tags
+        self.chapters = chapters
+        if let problem = MatroskaChapters.problem(chapters) { throw MatroskaMuxerError.invalidOption(problem) }
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         guard !path[nameStart...].isEmpty else { throw MatroskaMuxerError.invalidOption("output path \(path) names a directory, not a file") }
         let out: FileWriter

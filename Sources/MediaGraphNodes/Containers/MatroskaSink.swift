@@ -7,17 +7,23 @@ import MediaGraphMatroska
 /// `video1`, … and `audio`, `audio1`, …, read in decode-time order like `mp4`'s.
 public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "matroska", doc: "Writes a Matroska (.mkv) or, for a .webm path, WebM file: VP8, VP9, H.264, HEVC, Opus and AAC tracks (WebM: VP8, VP9 and Opus) with their colour, aspect, language and frame rate, clusters that start at key frames and cues for seeking; appears at its path only when complete.",
+        name: "matroska", doc: "Writes a Matroska (.mkv) or, for a .webm path, WebM file: VP8, VP9, H.264, HEVC, Opus and AAC tracks (WebM: VP8, VP9 and Opus) with their colour, aspect, language and frame rate, clusters that start at key frames and cues for seeking; movie tags and chapters (copied from the first input's file, tags changed by 'metadata') as ffmpeg writes them; appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.vp8, .vp9, .h264, .hevc]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.opus, .aac]), doc: "an audio track", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, endParam))
+        params: ParamSpec.list(pathParam, endParam, metadataParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file: .webm writes WebM (VP8, VP9, Opus), any other name Matroska")
     static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
                                          doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
 
+    static let metadataParam = MovieMetadata.param(keys: "any name (written in upper case) except those ffmpeg does not write as Matroska tags: encoder, creation_time, encoding_tool, duration, stereo_mode, and names with '-'; title becomes the segment title")
+
     let path: String
     let docType: MatroskaDocType
+    /// Tags the `metadata` param sets ("" to remove), in its order.
+    let givenTags: [(name: String, value: String)]
+    var tags = MatroskaTags([:])
+    var chapters: [Chapter] = []
     let end: SyncEnd
     var names: [String]
     var descriptions: [MatroskaTrackDescription] = []
@@ -34,6 +40,7 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         docType = MP4Sink.fileExtension(path) == "webm" ? .webm : .matroska
         end = setup.params[Self.endParam]
         names = setup.connectedInputs
+        givenTags = try MovieMetadata.given(setup.params[Self.metadataParam]) { MatroskaTags.check($0).map { "\($0)" } }
     }
 
     /// Names of other containers: the file is Matroska whatever its name, where ffmpeg would
@@ -62,12 +69,15 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         ended = Array(repeating: false, count: inputs.count)
         packets = Array(repeating: 0, count: inputs.count)
         shortest = ShortestCut(inputs: inputs.count)
+        let formats = inputs.map(\.format)
+        tags = MatroskaTags(MovieMetadata.merged(copied: MovieMetadata.copiedTags(formats), given: givenTags))
+        chapters = MovieMetadata.copiedChapters(formats)
         return []
     }
 
     public func start() throws {
         try OutputDirectory.prepare(for: path)
-        let m = try MatroskaMuxer(path: path, docType: docType)
+        let m = try MatroskaMuxer(path: path, docType: docType, tags: tags, chapters: chapters)
         for d in descriptions { tracks.append(try m.addTrack(d)) }
         muxer = m
     }
