@@ -1,7 +1,7 @@
 import MediaGraphCore
 
-/// Writes MP3 frames to an .mp3 file as ffmpeg's mp3 muxer does, less its ID3v2 tag: a Xing/Info
-/// frame first (zeros until `finish` patches in the counts, the seek table and the LAME tag with
+/// Writes MP3 frames to an .mp3 file as ffmpeg's mp3 muxer does: an ID3v2 tag when there are
+/// tags or chapters (`ID3v2Tag`), then a Xing/Info frame (zeros until `finish` patches in the counts, the seek table and the LAME tag with
 /// the encoder delay and padding), then the frames as they come. To standard output, a FIFO or
 /// a device there is no going back, so the frames go out alone, with no Info frame.
 public final class MP3Writer {
@@ -9,6 +9,8 @@ public final class MP3Writer {
     /// Whether an Info frame leads (a new file that can be patched).
     private let withInfo: Bool
     private var info: XingInfoFrame?
+    /// The ID3v2 tag in front of the Info frame (empty: none).
+    private let id3: [UInt8]
     private var firstBitrateIndex = 0
     private var variableBitrate = false
     private var frames = 0
@@ -31,8 +33,10 @@ public final class MP3Writer {
 
     /// - Parameter nominalBitrate: the stream's bitrate in bit/s, 0 for VBR (picks the Info
     ///   frame's own bitrate, as ffmpeg's muxer picks it).
-    public init(path: String, nominalBitrate: Int = 0) throws {
+    ///   - id3: an ID3v2 tag to write first, to any output.
+    public init(path: String, nominalBitrate: Int = 0, id3: ID3v2Tag? = nil) throws {
         self.nominalBitrate = nominalBitrate
+        self.id3 = id3?.bytes ?? []
         do { file = try OutputFile(path: path) } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
         withInfo = !file.writesDirectly && file.isSeekable
     }
@@ -45,6 +49,7 @@ public final class MP3Writer {
         }
         do {
             if frames == 0 {
+                if !id3.isEmpty { try file.write(id3) }
                 firstStart = start
                 firstBitrateIndex = header.bitrateIndex
                 if withInfo {
@@ -101,7 +106,7 @@ public final class MP3Writer {
                 let counts = XingInfoFrame.Counts(frames: frames, bytes: bytes, toc: toc, delay: Int(delay),
                                                   padding: Int(max(0, padding)), musicCRC: musicCRC,
                                                   variableBitrate: variableBitrate)
-                try file.patch(info.bytes(counts), at: 0)
+                try file.patch(info.bytes(counts), at: UInt64(id3.count))
             }
             try file.closeFile()
         } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
