@@ -82,10 +82,11 @@ enum MovieBox {
                     }
                 }
             }
-            // udta last in moov, as ffmpeg places it (after mvex when fragmented): tags, chapters
+            // udta last in moov, as ffmpeg places it (after mvex when fragmented): tags (an empty
+            // meta/ilst beside chapters, as ffmpeg always writes one), chapters
             if !(tags?.isEmpty ?? true) || !chapters.isEmpty {
                 w.box("udta") { w in
-                    if let tags, !tags.isEmpty { tags.write(&w) }
+                    (tags ?? MP4Tags(copying: [:], overrides: nil)).write(&w)
                     NeroChapters.write(chapters, &w)
                 }
             }

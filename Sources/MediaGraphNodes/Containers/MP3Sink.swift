@@ -10,13 +10,15 @@ public final class MP3Sink: RegisteredNode {
         name: "mp3sink", doc: "Writes MP3 packets to an .mp3 file, after an ID3v2.4 tag with the movie tags and chapters (the input file's, changed by 'metadata'; none without any) and a Xing/Info frame with frame and byte counts, a seek table and the LAME tag's encoder delay and padding (to standard output: the frames alone).",
         category: .sink,
         inputs: [PortSpec("in", .encodedAudio([.mp3]))],
-        params: [elementaryOutputPath.spec, metadataParam.spec])
+        params: [elementaryOutputPath.spec, metadataParam.spec, ChaptersParam.param.spec])
     static let metadataParam = MovieMetadata.param(keys: "any name except encoder, creation_time and id3v2_priv.*; title, artist, album, album_artist, composer, genre, copyright, date, track, disc, language, publisher, performer, grouping, lyrics, compilation get their ID3v2 frames (TIT2, TPE1, …), others a TXXX frame")
 
     let path: String
     /// Tags the `metadata` param sets ("" to remove), in its order.
     let givenTags: [(name: String, value: String)]
     var id3: ID3v2Tag?
+    /// Chapters the `chapters` param gives (nil: the input file's).
+    let givenChapters: [Chapter]?
     var writer: MP3Writer?
     var sampleRate: Int64 = 0
     var nominalBitrate = 0
@@ -24,6 +26,7 @@ public final class MP3Sink: RegisteredNode {
     public init(setup: NodeSetup) throws {
         path = setup.params[elementaryOutputPath]
         givenTags = try MovieMetadata.given(setup.params[Self.metadataParam], check: ID3v2Tag.check)
+        givenChapters = try ChaptersParam.chapters(setup.params[ChaptersParam.param])
     }
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard case .encodedAudio(let f) = inputs[0].format else { throw NodeFailure("expected MP3 packets, found \(inputs[0].format)") }
@@ -31,7 +34,7 @@ public final class MP3Sink: RegisteredNode {
         nominalBitrate = Int(f.coding.bitRate)
         let formats = [inputs[0].format]
         id3 = ID3v2Tag(MovieMetadata.merged(copied: MovieMetadata.copiedTags(formats), given: givenTags),
-                       chapters: MovieMetadata.copiedChapters(formats))
+                       chapters: givenChapters ?? MovieMetadata.copiedChapters(formats))
         return []
     }
     public func start() throws { try OutputDirectory.prepare(for: path) }

@@ -10,7 +10,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64, endParam, metadataParam))
+        params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64, endParam, metadataParam, ChaptersParam.param))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file")
     static let faststart = Param<Bool>("faststart", default: true, doc: "moov before mdat, for progressive playback")
     static let fragmented = Param<Bool>("fragmented", default: false, doc: "fragmented MP4 (moof/mdat per fragment; survives a crash)")
@@ -27,6 +27,8 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     /// Tags the `metadata` param sets, and those it removes (given as "").
     let givenTags: MP4Tags?
     let removedTags: Set<String>
+    /// Chapters the `chapters` param gives (nil: the input file's).
+    let givenChapters: [Chapter]?
     let feed: MP4Feed
 
     public init(setup: NodeSetup) throws {
@@ -39,6 +41,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64],
                                   appleBrand: ["m4a", "m4v"].contains(Self.fileExtension(path)))
         (givenTags, removedTags) = try Self.tags(p[Self.metadataParam])
+        givenChapters = try ChaptersParam.chapters(p[ChaptersParam.param])
     }
 
     /// The `metadata` object as tags to set (known keys, track and disc as numbers) and keys to
@@ -78,7 +81,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         // the first input's file tags, as ffmpeg keeps its first input file's, under what the graph sets
         let tags = MP4Tags(copying: MovieMetadata.copiedTags(feed.formats), overrides: givenTags, removing: removedTags)
         options.tags = tags.isEmpty ? nil : tags
-        options.chapters = MovieMetadata.copiedChapters(feed.formats)
+        options.chapters = givenChapters ?? MovieMetadata.copiedChapters(feed.formats)
         return []
     }
 

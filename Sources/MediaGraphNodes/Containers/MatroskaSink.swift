@@ -11,7 +11,7 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.vp8, .vp9, .h264, .hevc]), doc: "a video track", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.opus, .aac]), doc: "an audio track", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, endParam, metadataParam))
+        params: ParamSpec.list(pathParam, endParam, metadataParam, ChaptersParam.param))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file: .webm writes WebM (VP8, VP9, Opus), any other name Matroska")
     static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
                                          doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
@@ -24,6 +24,8 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
     let givenTags: [(name: String, value: String)]
     var tags = MatroskaTags([:])
     var chapters: [Chapter] = []
+    /// Chapters the `chapters` param gives (nil: the input file's).
+    let givenChapters: [Chapter]?
     let end: SyncEnd
     var names: [String]
     var descriptions: [MatroskaTrackDescription] = []
@@ -40,6 +42,7 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         docType = MP4Sink.fileExtension(path) == "webm" ? .webm : .matroska
         end = setup.params[Self.endParam]
         names = setup.connectedInputs
+        givenChapters = try ChaptersParam.chapters(setup.params[ChaptersParam.param])
         givenTags = try MovieMetadata.given(setup.params[Self.metadataParam]) { MatroskaTags.check($0).map { "\($0)" } }
     }
 
@@ -71,7 +74,7 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         shortest = ShortestCut(inputs: inputs.count)
         let formats = inputs.map(\.format)
         tags = MatroskaTags(MovieMetadata.merged(copied: MovieMetadata.copiedTags(formats), given: givenTags))
-        chapters = MovieMetadata.copiedChapters(formats)
+        chapters = givenChapters ?? MovieMetadata.copiedChapters(formats)
         return []
     }
 
