@@ -38,7 +38,8 @@ import Testing
     }
 
     /// An .mp3's or .mp4's own tags and chapters copied into the ID3v2 tag as ffmpeg's
-    /// `-c copy out.mp3` writes them, and changed by `metadata` as by its -metadata.
+    /// `-c copy out.mp3` writes them, also through a decoder and our mp3 encoder, and changed by
+    /// `metadata` as by its -metadata.
     @Test(arguments: ["mp3", "mp4"])
     func aFilesTagsAndChaptersAreCopied(_ inputExt: String) throws {
         let dir = CLI.tempDir()
@@ -50,22 +51,24 @@ import Testing
         }
         try ffmpeg([], "ffmpeg-copy.mp3")
         try ffmpeg(["-metadata", "comment=new", "-metadata", "artist=", "-metadata", "mood=calm"], "ffmpeg-changed.mp3")
-        for (output, metadata) in [("copy.mp3", ""), ("changed.mp3", #""comment": "new", "artist": "", "mood": "calm""#)] {
+        for (output, metadata, encoder) in [("copy.mp3", "", false), ("changed.mp3", #""comment": "new", "artist": "", "mood": "calm""#, false),
+                                            ("transcoded.mp3", "", true)] {
             try MovieTagsMedia.run("""
-            { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } },
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } }, \(encoder ? #""enc": { "type": "mp3" },"# : "")
                          "mux": { "type": "mp3sink", "params": { "path": "\(output)", "metadata": { \(metadata) } } } },
-              "chains": [["in.audio", "mux"]] }
+              "chains": [["in.audio", \(encoder ? #""enc", "# : "")"mux"]] }
             """, in: dir, name: output + ".json")
         }
         let copied = Self.id3(dir + "/copy.mp3")
         #expect(copied.count > 200 && copied == Self.id3(dir + "/ffmpeg-copy.mp3"), "copy: ours \(copied.count) bytes")
         #expect(Self.id3(dir + "/changed.mp3") == Self.id3(dir + "/ffmpeg-changed.mp3"))
+        #expect(Self.id3(dir + "/transcoded.mp3") == Self.id3(dir + "/ffmpeg-copy.mp3"))
         // on the copy's time line, as ffmpeg's: an .mp3's start time (its priming, 25 ms) moves them
         let theirs = try MovieTagsMedia.probedChapters(dir + "/ffmpeg-copy.mp3"), ours = try MovieTagsMedia.probedChapters(dir + "/copy.mp3")
         #expect(theirs.count == 2 && ours == theirs, "\(ours) \(theirs)")
         let changed = try MP4TagsTests.formatTags(dir + "/changed.mp3")
         #expect(changed["comment"] == "new" && changed["artist"] == nil && changed["mood"] == "calm", "\(changed)")
-        for file in ["copy.mp3", "changed.mp3"] { #expect(try MovieTagsMedia.decodesSilently(dir + "/" + file), "\(file)") }
+        for file in ["copy.mp3", "changed.mp3", "transcoded.mp3"] { #expect(try MovieTagsMedia.decodesSilently(dir + "/" + file), "\(file)") }
     }
 
     @Test(arguments: [(#"{ "encoder": "x" }"#, "param 'metadata': tag 'encoder' is not written to the ID3v2 tag"),
