@@ -3,7 +3,8 @@ import Testing
 
 /// Chapters in the `mp4` sink: a file's chapters copied into the Nero `chpl` box of moov/udta as
 /// ffmpeg 5.1's `-c copy out.mp4` writes it (its udta, tags and chpl, byte for byte), read back
-/// by ffprobe as the source's chapters, from MP4 and Matroska inputs, copied and re-encoded.
+/// by ffprobe as the source's chapters, from MP4 and Matroska inputs, copied and re-encoded, and
+/// in a fragmented MP4's moov as ffmpeg's fragmented muxer writes it.
 @Suite struct MP4ChaptersTests {
     @Test(arguments: ["mp4", "mkv"])
     func chaptersAreFFmpegsChplByteForByte(_ inputExt: String) throws {
@@ -31,5 +32,23 @@ import Testing
             #expect(try MovieTagsMedia.decodesSilently(dir + "/" + file), "\(file)")
         }
         #expect(MP4TagsTests.udta(dir + "/transcoded.mp4") == ours)
+    }
+
+    @Test func fragmentedMP4sMoovHasFFmpegsChpl() throws {
+        let dir = CLI.tempDir()
+        let input = try MovieTagsMedia.tagged("tagged.mp4", in: dir)
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-c", "copy", "-fflags", "+bitexact",
+                                       "-movflags", "+frag_keyframe+empty_moov+default_base_moof", dir + "/ffmpeg-frag.mp4"])
+        try #require(r.status == 0, "\(r.stderr)")
+        try MovieTagsMedia.run("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } },
+                     "mux": { "type": "mp4", "params": { "path": "frag.mp4", "fragmented": true } } },
+          "chains": [["in.video", "mux.video"]] }
+        """, in: dir)
+        let ours = MP4TagsTests.udta(dir + "/frag.mp4")
+        #expect(ours.count > 200 && ours == MP4TagsTests.udta(dir + "/ffmpeg-frag.mp4"))
+        let read = try MovieTagsMedia.probedChapters(dir + "/frag.mp4"), source = try MovieTagsMedia.probedChapters(input)
+        #expect(source.count == 2 && read == source, "\(read) \(source)")
+        #expect(try MovieTagsMedia.decodesSilently(dir + "/frag.mp4"))
     }
 }
