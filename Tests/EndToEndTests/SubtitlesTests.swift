@@ -4,8 +4,8 @@ import Testing
 /// `subtitles` against ffmpeg 5.1's drawtext drawing the same lines where the node puts them
 /// (each line centred, x=(w-text_w)/2; the last line `margin` above the bottom; cues on at once
 /// stacked, the earliest at the bottom): the same bytes, on yuv420p and rgba, with the defaults
-/// and with every param given; SubRip (CRLF, tags, entities) and WebVTT (header, NOTE, ids,
-/// settings, hours left out); malformed files named by line.
+/// and with every param given; SubRip (CRLF, tags, entities, {\an8} at the top) and WebVTT
+/// (header, NOTE, ids, settings, line:0 at the top, hours left out); malformed files named by line.
 @Suite struct SubtitlesTests {
     static let font = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
@@ -13,8 +13,10 @@ import Testing
     /// text_h is the same, the line pitch the node uses.
     static let srt = "1\r\n00:00:00,200 --> 00:00:00,600\r\n<i>Hello</i> wörld &amp; gAl\r\n\r\n"
         + "2\r\n00:00:00,400 --> 00:00:01,000\r\n{\\an2}Last cue gAl\r\nsecond <font color=\"red\">gAline</font>\r\n\r\n"
+        + "3\r\n00:00:00,600 --> 00:00:00,900\r\n{\\an8}Sign gAl\r\n"
     static let vtt = "WEBVTT - a header\n\nNOTE not a cue\nstill the note\n\nfirst\n00:00.200 --> 00:00.600 line:90% align:center\n"
         + "<v Ann>Hello</v> wörld &amp; gAl\n\n00:00:00.400 --> 00:00:01.000\n<c.loud>Last cue gAl</c>\nsecond gAline\n"
+        + "\n00:00.600 --> 00:00.900 line:0\nSign gAl\n"
 
     struct Case: CustomTestStringConvertible, Sendable {
         let format: String, file: String, ours: String
@@ -53,6 +55,8 @@ import Testing
             ("Hello wörld & gAl", "h-\(c.margin)-th", first),
             ("Last cue gAl", "h-\(c.margin)-th*(2+\(first))", second),
             ("second gAline", "h-\(c.margin)-th*(1+\(first))", second),
+            // put at the top by {\an8} / line:0
+            ("Sign gAl", "\(c.margin)", "gte(t\\,0.6)*lt(t\\,0.9)"),
         ]
         let filters = lines.map { "drawtext=\(style):text='\($0.0)':y=\($0.1):enable=\($0.2)" }.joined(separator: ",")
         let f = try CLI.run("ffmpeg", ["-v", "error", "-f", "rawvideo", "-pix_fmt", c.format, "-s", "320x240", "-r", "25", "-i", dir + "/in.raw",

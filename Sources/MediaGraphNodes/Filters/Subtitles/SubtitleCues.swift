@@ -1,9 +1,12 @@
 import Foundation
 
-/// The cues of a SubRip (.srt) or WebVTT (.vtt) file: when each is shown and its lines of plain
-/// text. Styling is dropped: SRT's and WebVTT's tags (`<i>`, `<font color=…>`, `<v Name>`,
-/// `<c.class>`, timestamps), ASS override blocks (`{\an8}`), and WebVTT's cue settings; the
-/// entities `&amp;`, `&lt;`, `&gt;`, `&nbsp;`, `&lrm;`, `&rlm;` become their characters.
+/// The cues of a SubRip (.srt) or WebVTT (.vtt) file: when each is shown, whether at the top or
+/// the bottom of the picture, and its lines of plain text. A cue goes to the top for an ASS
+/// alignment of the top row (`{\an7}`, `{\an8}`, `{\an9}`, as SRT files write for signs) or a
+/// WebVTT `line:` of a line number from the top (0, 1, …) or a percentage below 50. Other styling
+/// is dropped: SRT's and WebVTT's tags (`<i>`, `<font color=…>`, `<v Name>`, `<c.class>`,
+/// timestamps), other ASS override blocks, the other cue settings; the entities `&amp;`, `&lt;`,
+/// `&gt;`, `&nbsp;`, `&lrm;`, `&rlm;` become their characters.
 ///
 /// A malformed timing line is an error naming the file, line and what was found; a cue that
 /// ends before it starts is kept out and said in `skipped`.
@@ -13,6 +16,8 @@ public struct SubtitleCues: Sendable {
         /// Seconds, shown on frames with start ≤ t < end.
         public var start: Double, end: Double
         public var lines: [String]
+        /// Shown at the top of the picture rather than the bottom.
+        public var atTop = false
     }
 
     /// The cues, in start order (equal starts in the file's order).
@@ -54,7 +59,10 @@ public struct SubtitleCues: Sendable {
                 skipped.append("\(name):\(timing + 1): the cue ends (\(stop) s) before it starts (\(start) s); not shown")
                 continue
             }
-            if !cueLines.isEmpty { cues.append(Cue(start: start, end: stop, lines: cueLines)) }
+            let raw = lines[(timing + 1)..<end]
+            let atTop = raw.contains { $0.contains("{\\an7}") || $0.contains("{\\an8}") || $0.contains("{\\an9}") }
+                || (webVTT && Self.lineSettingIsTop(lines[timing]))
+            if !cueLines.isEmpty { cues.append(Cue(start: start, end: stop, lines: cueLines, atTop: atTop)) }
         }
         // shown in start order; equal starts keep the file's order
         cues = cues.enumerated().sorted { ($0.element.start, $0.offset) < ($1.element.start, $1.offset) }.map(\.element)
@@ -67,6 +75,15 @@ public struct SubtitleCues: Sendable {
         guard let arrow = parts.firstIndex(of: "-->"), arrow == 1, parts.count >= 3,
               let a = seconds(parts[0]), let b = seconds(parts[2]) else { return nil }
         return (a, b)
+    }
+
+    /// Whether a WebVTT timing line's `line:` setting counts from the top: a line number 0 or
+    /// more, or a percentage below 50 (`line:-1` and `line:90%` are the bottom).
+    static func lineSettingIsTop(_ timing: Substring) -> Bool {
+        guard let setting = timing.split(separator: " ").first(where: { $0.hasPrefix("line:") }) else { return false }
+        let value = setting.dropFirst(5).prefix { $0 != "," }
+        if value.hasSuffix("%") { return Double(value.dropLast()).map { $0 < 50 } ?? false }
+        return Int(value).map { $0 >= 0 } ?? false
     }
 
     /// "[H…:]MM:SS[,.]mmm" in seconds (SRT writes a comma, WebVTT a point; both are taken).

@@ -8,7 +8,8 @@ import MediaGraphCodecs
 /// pixels above the bottom, white text with a black outline by default. Each line is drawn
 /// exactly as ffmpeg's drawtext draws that line alone at x=(w-text_w)/2 (FreeType, ffmpeg 5.1's
 /// arithmetic), and lines stack upwards, each its own text_h above the one below; cues on at
-/// once stack too, the earliest at the bottom. Styling in the file is dropped
+/// once stack too, the earliest at the bottom. A cue the file puts at the top (`{\an8}`,
+/// WebVTT's `line:0`) hangs `margin` pixels below the top edge instead, later ones below it. Styling in the file is dropped
 /// (`SubtitleCues`). The file is read whole when the graph is built (at most 16 MiB).
 public final class SubtitlesNode: RegisteredNode, VideoNode {
     public static let typeInfo = NodeTypeInfo(
@@ -106,13 +107,13 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
         let on = cuesOn(at: Double(frame.pts) * frame.timeBase.doubleValue)
         layouts = layouts.filter { on.contains($0.key) }
         guard !on.isEmpty else { return try output.send(consume frame) }
-        // every line of every cue on, with its top edge; placed from the bottom up, drawn cue by
-        // cue (earliest first), each cue's lines top to bottom: where an outline overlaps the
-        // line above, it is drawn over it, as a drawtext per line in reading order draws them
+        // every line of every cue on, with its top edge; bottom cues placed from the bottom up,
+        // top cues from the top down; drawn cue by cue (earliest first), each cue's lines top to
+        // bottom: where an outline overlaps the line above, it is drawn over it, as a drawtext
+        // per line in reading order draws them
         var placed: [(layout: TextLayout, top: Int)] = []
-        var bottom = format.height - margin
+        var bottom = format.height - margin, top = margin
         for k in on {
-            var cue: [(layout: TextLayout, top: Int)] = []
             let lines: [TextLayout]
             if let known = layouts[k] { lines = known } else {
                 do { lines = try cues[k].lines.map { try TextLayout($0, glyphs: glyphs, lineSpacing: 0, tabSize: 1) } } catch {
@@ -120,11 +121,19 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
                 }
                 layouts[k] = lines
             }
-            for line in lines.reversed() {
-                bottom -= line.height
-                cue.append((line, bottom))
+            if cues[k].atTop {
+                for line in lines {
+                    placed.append((line, top))
+                    top += line.height
+                }
+            } else {
+                bottom -= lines.reduce(0) { $0 + $1.height }
+                var y = bottom
+                for line in lines {
+                    placed.append((line, y))
+                    y += line.height
+                }
             }
-            placed += cue.reversed()
         }
         let width = format.width, border = border
         try output.sendTransformed(consume frame) { src, dst, inPlace in
