@@ -104,14 +104,15 @@ public final class ADTSReader {
     }
 }
 
-/// Writes raw AAC frames as ADTS, building each 7-byte header from the AudioSpecificConfig.
-public final class ADTSWriter {
-    private let file: OutputFile
+/// ADTS framing of raw AAC frames of one AudioSpecificConfig, as ffmpeg's adts muxer writes it:
+/// a 7-byte header without CRC (buffer fullness 0x7FF), and for channel configuration 0 the
+/// program config element after the first frame's header.
+struct ADTSFraming {
     private let fixed: (UInt8, UInt8, UInt8)
     /// The program config element the first frame carries (channel configuration 0), then empty.
     private var programConfig: [UInt8] = []
 
-    public init(path: String, configuration: AACConfiguration) throws {
+    init(configuration: AACConfiguration) throws {
         let asc = configuration.audioSpecificConfig
         guard asc.count >= 2 else { throw MP4MuxerError.invalidOption("AudioSpecificConfig shorter than 2 bytes") }
         let objectType = Int(asc[0] >> 3)
@@ -129,22 +130,37 @@ public final class ADTSWriter {
                 throw MP4MuxerError.invalidOption("AudioSpecificConfig of channel configuration 0 ends inside its program config element (\(asc.count) bytes)")
             }
         }
+    }
+
+    /// Appends the frame with its header (and the first frame's program config element) to `out`.
+    mutating func append(_ frame: UnsafeRawBufferPointer, to out: inout [UInt8]) throws {
+        let length = frame.count + programConfig.count + 7
+        guard length < 1 << 13 else { throw MP4MuxerError.invalidOption("AAC frame of \(frame.count) bytes is too long for ADTS") }
+        out.append(0xFF); out.append(fixed.0); out.append(fixed.1); out.append(fixed.2 | UInt8(length >> 11))
+        out.append(UInt8((length >> 3) & 0xFF)); out.append(UInt8((length & 7) << 5 | 0x1F)); out.append(0xFC)
+        if !programConfig.isEmpty {
+            out += programConfig
+            programConfig = []
+        }
+        out.append(contentsOf: frame)
+    }
+}
+
+/// Writes raw AAC frames as ADTS, building each 7-byte header from the AudioSpecificConfig.
+public final class ADTSWriter {
+    private let file: OutputFile
+    private var framing: ADTSFraming
+    private var out: [UInt8] = []
+
+    public init(path: String, configuration: AACConfiguration) throws {
+        framing = try ADTSFraming(configuration: configuration)
         do { file = try OutputFile(path: path) } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
     }
 
     public func write(_ frame: [UInt8]) throws {
-        let length = frame.count + programConfig.count + 7
-        guard length < 1 << 13 else { throw MP4MuxerError.invalidOption("AAC frame of \(frame.count) bytes is too long for ADTS") }
-        let header: [UInt8] = [0xFF, fixed.0, fixed.1, fixed.2 | UInt8(length >> 11),
-                               UInt8((length >> 3) & 0xFF), UInt8((length & 7) << 5 | 0x1F), 0xFC]
-        do {
-            try file.write(header)
-            if !programConfig.isEmpty {
-                try file.write(programConfig)
-                programConfig = []
-            }
-            try file.write(frame)
-        } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
+        out.removeAll(keepingCapacity: true)
+        try frame.withUnsafeBytes { try framing.append($0, to: &out) }
+        do { try file.write(out) } catch let e as MP4IOError { throw MP4MuxerError.io(e) }
     }
 
     public func finish() throws {

@@ -83,6 +83,7 @@ public enum BuiltinNodes {
         r.add(MatroskaSink.self)
         r.add(HLSSink.self)
         r.add(DASHSink.self)
+        r.add(MPEGTSSink.self)
         r.add(H264Sink.self)
         r.add(HEVCSink.self)
         r.add(IVFSink.self)
