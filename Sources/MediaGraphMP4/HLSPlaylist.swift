@@ -1,6 +1,7 @@
 import MediaGraphCore
 
-/// An HLS media playlist of fragmented-MP4 segments (RFC 8216), as text.
+/// An HLS media playlist (RFC 8216) of fragmented-MP4 segments (with an initialization
+/// segment) or MPEG-TS segments (without one), as text.
 public struct HLSPlaylist: Sendable, Equatable {
     /// `#EXT-X-PLAYLIST-TYPE`: VOD is complete when first written; EVENT grows by appending.
     public enum Kind: String, Sendable, CaseIterable {
@@ -24,13 +25,13 @@ public struct HLSPlaylist: Sendable, Equatable {
     }
 
     public var kind: Kind
-    /// The initialization segment's URI (`#EXT-X-MAP`).
-    public var mapURI: String
+    /// The initialization segment's URI (`#EXT-X-MAP`); nil for MPEG-TS segments.
+    public var mapURI: String?
     public var segments: [Segment] = []
     /// `#EXT-X-ENDLIST`: no segment will be added.
     public var ended = false
 
-    public init(kind: Kind, mapURI: String) {
+    public init(kind: Kind, mapURI: String?) {
         self.kind = kind
         self.mapURI = mapURI
     }
@@ -44,13 +45,14 @@ public struct HLSPlaylist: Sendable, Equatable {
         }.max() ?? 0
     }
 
-    /// The playlist file. Version 7: EXT-X-MAP in a playlist without I-frames-only needs 6
-    /// (RFC 8216 section 7), and ffmpeg writes 7 for fMP4 segments, which players expect.
+    /// The playlist file. Version 7 with fMP4 segments: EXT-X-MAP in a playlist without
+    /// I-frames-only needs 6 (RFC 8216 section 7), and ffmpeg writes 7 for fMP4 segments, which
+    /// players expect; 3 with MPEG-TS segments (decimal #EXTINF durations), as ffmpeg writes.
     public var text: String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)", "#EXT-X-MEDIA-SEQUENCE:0"]
+        var lines = ["#EXTM3U", mapURI == nil ? "#EXT-X-VERSION:3" : "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)", "#EXT-X-MEDIA-SEQUENCE:0"]
         lines.append("#EXT-X-PLAYLIST-TYPE:\(kind == .vod ? "VOD" : "EVENT")")
         if segments.allSatisfy(\.independent) { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
-        lines.append("#EXT-X-MAP:URI=\"\(mapURI)\"")
+        if let mapURI { lines.append("#EXT-X-MAP:URI=\"\(mapURI)\"") }
         for s in segments {
             lines.append("#EXTINF:\(Self.decimal(s.duration)),")
             lines.append(s.uri)

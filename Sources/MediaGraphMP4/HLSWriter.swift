@@ -19,11 +19,16 @@ public final class HLSWriter: MP4FragmentReceiver {
     /// Folder of the playlist ("" for the current one), with a trailing slash.
     let folder: String
     let prefix: String
-    public private(set) var playlist: HLSPlaylist
-    /// Opened at once, so an unwritable folder fails before any media is made.
+    public internal(set) var playlist: HLSPlaylist
+    /// Opened at once, so an unwritable folder fails before any media is made (fMP4 only).
     var initFile: OutputFile?
+    /// MPEG-TS: the segment being written (`HLSWriter+TransportStream`).
+    var segmentFile: OutputFile?
+    public let segmentType: HLSSegmentType
     /// Files this writer has put in place, to remove on failure of a VOD stream.
     var written: [String] = []
+    /// Segments the playlist file in place lists (a failed rewrite leaves the previous one).
+    var listedOnDisk = 0
     /// After a failure or cancel: what was kept or removed, for the error message.
     public private(set) var outcome: String?
     /// False when an owner keeps or removes the files after a failure (`removeWritten()`);
@@ -35,22 +40,33 @@ public final class HLSWriter: MP4FragmentReceiver {
     /// - Parameters:
     ///   - segmentPrefix: segment file names start with it (`<prefix>0.m4s`); see
     ///     `HLSPlaylist.unusableCharacter`.
-    ///   - initName: the init segment's file name; default `<prefix>_init.mp4`.
-    public init(playlistPath: String, segmentPrefix: String, initName: String? = nil, kind: HLSPlaylist.Kind) throws {
+    ///   - initName: the init segment's file name; default `<prefix>_init.mp4` (fMP4 only).
+    ///   - segmentType: fMP4 segments (from an `MP4Muxer`) or MPEG-TS ones (from an
+    ///     `MPEGTSMuxer`, `<prefix>0.ts`, …, no init segment).
+    public init(playlistPath: String, segmentPrefix: String, initName: String? = nil, kind: HLSPlaylist.Kind,
+                segmentType: HLSSegmentType = .fmp4) throws {
         let initName = initName ?? segmentPrefix + "_init.mp4"
+        self.segmentType = segmentType
         for name in [segmentPrefix, initName] where name.isEmpty || HLSPlaylist.unusableCharacter(inFileName: name) != nil {
             throw MP4MuxerError.invalidOption("HLS segment name '\(name)' must be a file name without \" # ? % \\ / or control characters")
         }
         self.playlistPath = playlistPath
         folder = playlistPath.lastIndex(of: "/").map { String(playlistPath[...$0]) } ?? ""
         prefix = segmentPrefix
-        playlist = HLSPlaylist(kind: kind, mapURI: initName)
+        playlist = HLSPlaylist(kind: kind, mapURI: segmentType == .fmp4 ? initName : nil)
+        guard segmentType == .fmp4 else {
+            try checkFolderIsWritable()
+            return
+        }
         do { initFile = try OutputFile(path: folder + initName, bufferSize: 64 << 10) } catch let e as MP4IOError {
             throw MP4MuxerError.io(e)
         }
     }
 
-    deinit { initFile?.discard() }
+    deinit {
+        initFile?.discard()
+        segmentFile?.discard()
+    }
 
     public func receiveInitialization(_ bytes: [UInt8]) throws {
         guard let file = initFile else { return }
@@ -97,19 +113,28 @@ public final class HLSWriter: MP4FragmentReceiver {
             throw error
         }
         if !written.contains(playlistPath) { written.append(playlistPath) }
+        listedOnDisk = playlist.segments.count
     }
 
     public func abandon(cancelled: Bool) {
         initFile?.discard()
         initFile = nil
+        segmentFile?.discard()
+        segmentFile = nil
         guard decidesCleanup else { return }
-        let n = playlist.segments.count
         if playlist.kind == .event && !cancelled && written.contains(playlistPath) {
-            let seconds = playlist.segments.reduce(0) { $0 + $1.duration.seconds }
+            // a segment put in place whose listing failed (the disk filled up) goes
+            let listed = playlist.segments.prefix(listedOnDisk)
+            for s in playlist.segments.dropFirst(listedOnDisk) where unlink(folder + s.uri) == 0 {
+                written.removeAll { $0 == folder + s.uri }
+            }
+            let n = listed.count
+            let seconds = listed.reduce(0) { $0 + $1.duration.seconds }
             let length = HLSPlaylist.decimal(MediaTime(value: Int64((seconds * 1e6).rounded()), timescale: 1_000_000))
             outcome = "kept '\(playlistPath)' with the \(n) complete segment\(n == 1 ? "" : "s") written (\(length) s), without #EXT-X-ENDLIST"
             return
         }
+        let n = playlist.segments.count
         let removed = removeWritten()
         outcome = removed == 0 ? "no file was written"
             : "removed the \(removed) file\(removed == 1 ? "" : "s") written (\(n) segment\(n == 1 ? "" : "s"))"

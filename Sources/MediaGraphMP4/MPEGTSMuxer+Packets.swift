@@ -6,9 +6,6 @@ extension MPEGTSMuxer {
     static let audioPayloadSize = 2930
     /// Audio frames gathered into one PES packet span less than this (90 kHz; max_delay / 2).
     static let maxAudioDelay: Int64 = muxDelay / 2
-    /// PAT and PMT at least every 100 ms, SDT every 500 ms (27 MHz).
-    static let patPeriod: Int64 = 2_700_000
-    static let sdtPeriod: Int64 = 13_500_000
 
     func write(_ sample: MP4Sample, track k: Int) throws {
         let t = tracks[k]
@@ -101,11 +98,11 @@ extension MPEGTSMuxer {
         let pcr = (dts - Self.muxDelay) * 300
         let forceTables = resendTables
         resendTables = false
-        if forceTables || lastSDTTime == nil || pcr - lastSDTTime! >= Self.sdtPeriod {
+        if forceTables || lastSDTTime == nil || pcr - lastSDTTime! >= sdtPeriod {
             lastSDTTime = max(pcr, lastSDTTime ?? pcr)
             packetizer.appendSection(program.sdtSection, pid: MPEGTSProgram.sdtPID, counter: &sdtCounter)
         }
-        if forceTables || (t.isVideo && key && !t.previousKey) || lastPATTime == nil || pcr - lastPATTime! >= Self.patPeriod {
+        if forceTables || (t.isVideo && key && !t.previousKey) || lastPATTime == nil || pcr - lastPATTime! >= patPeriod {
             lastPATTime = max(pcr, lastPATTime ?? pcr)
             packetizer.appendSection(program.patSection, pid: MPEGTSProgram.patPID, counter: &patCounter)
             packetizer.appendSection(program.pmtSection, pid: MPEGTSProgram.pmtPID, counter: &pmtCounter)

@@ -27,6 +27,11 @@ public final class MPEGTSMuxer: MP4TrackWriter {
     var offset: Int64?
     var segments = MPEGTSSegmentClock()
     let title: String?
+    /// PAT and PMT at least every 100 ms, SDT every 500 ms (27 MHz); in HLS segments only at
+    /// each segment's start (and a key frame after a non-key one), as ffmpeg's hls muxer sets
+    /// its mpegts muxer's pat_period and sdt_period to (INT_MAX / 2 - 1) µs.
+    let patPeriod: Int64
+    let sdtPeriod: Int64
 
     /// ffmpeg's -muxdelay default, 0.7 s: the PCR runs this far behind the first dts, and every
     /// timestamp is moved by twice it (mpegtsenc.c `delay`), in 90 kHz ticks.
@@ -43,6 +48,9 @@ public final class MPEGTSMuxer: MP4TrackWriter {
         self.output = output
         self.title = title
         segmentMicroseconds = segmentDuration.map { Int64(($0 * 1_000_000).rounded()) }
+        let segmentTablePeriod = Int64(Int32.max / 2 - 1) * 27
+        patPeriod = segmentDuration == nil ? 2_700_000 : segmentTablePeriod
+        sdtPeriod = segmentDuration == nil ? 13_500_000 : segmentTablePeriod
     }
 
     public func addTrack(for format: MediaFormat, configuration: CodecConfiguration?) throws -> MP4TrackID {
@@ -123,7 +131,8 @@ public final class MPEGTSMuxer: MP4TrackWriter {
     /// The program, once every track is known.
     private func begin() throws {
         program = try MPEGTSProgram(formats: formats, title: title)
-        for (k, t) in tracks.enumerated() { t.configureTiming(isPCR: k == program.pcrIndex) }
+        // ffmpeg's hls muxer gives its mpegts muxer no frame rate: a PCR on every video PES
+        for (k, t) in tracks.enumerated() { t.configureTiming(isPCR: k == program.pcrIndex, usesFrameRate: segmentMicroseconds == nil) }
         segments.leadTrack = tracks.firstIndex { $0.isVideo }
         state = .running
     }

@@ -40,13 +40,14 @@ final class MPEGTSTrack {
     }
 
     /// PCR spacing as ffmpeg picks it for a variable-rate stream: the largest multiple of the
-    /// frame duration within 100 ms (video by its frame rate, audio by its frame size).
-    func configureTiming(isPCR: Bool) {
+    /// frame duration within 100 ms (video by its frame rate, audio by its frame size); every
+    /// PES when the frame rate is not known or not to be used.
+    func configureTiming(isPCR: Bool, usesFrameRate: Bool) {
         guard isPCR else { return }
         let limit: Int64 = 2_700_000
         var framePeriod: Int64 = 0
         switch format {
-        case .encodedVideo(let v) where v.frameRate.num > 0 && v.frameRate.den > 0:
+        case .encodedVideo(let v) where usesFrameRate && v.frameRate.num > 0 && v.frameRate.den > 0:
             framePeriod = (Int64(v.frameRate.den) * 27_000_000 + Int64(v.frameRate.num) - 1) / Int64(v.frameRate.num)
         case .encodedAudio(let a) where a.sampleRate > 0:
             let samples: Int64 = codec == .mp3 ? (a.sampleRate < 32000 ? 576 : 1152) : 1024

@@ -3,20 +3,23 @@ import MediaGraphMP4
 
 /// `hls`: HTTP Live Streaming output with fragmented-MP4 segments, what ffmpeg writes with
 /// `-f hls -hls_segment_type fmp4`: the mp4 muxer's fragments, one per segment, each in a file
-/// of its own beside the playlist (`HLSWriter`). With one video input one playlist holds both
+/// of its own beside the playlist (`HLSWriter`); or, with `segment-type: mpegts`, MPEG-TS
+/// segments from the `MPEGTSMuxer`, cut as ffmpeg's default `-f hls` cuts them. With one video input one playlist holds both
 /// tracks, as ffmpeg's does without `-var_stream_map`; with several video inputs (a bit-rate
 /// ladder) or several audio inputs, `path` is a master playlist and every input a rendition
 /// with its own media playlist and files (`HLSLadderWriter`). See Docs/hls.md.
 public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; with several video inputs (a bit-rate ladder) a master playlist with a variant per video input and the audio as a rendition of its own, each with its media playlist NAME_PORT.m3u8, NAME_PORT_init.mp4 and NAME_PORT_0.m4s, …; H.264 or HEVC video and AAC audio; every file appears only when complete.",
+        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; with several video inputs (a bit-rate ladder) a master playlist with a variant per video input and the audio as a rendition of its own, each with its media playlist NAME_PORT.m3u8, NAME_PORT_init.mp4 and NAME_PORT_0.m4s, …; H.264 or HEVC video and AAC audio; with segment-type mpegts (ffmpeg's default -f hls) MPEG-TS segments NAME0.ts, NAME1.ts, … without an init segment (one video and one audio input; AAC or MP3); every file appears only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC); several: one variant stream each, in port order", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC); with several video inputs (or audio inputs): an audio rendition each, the first the default", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, segmentDuration, playlistType, segmentName, endParam))
+        params: ParamSpec.list(pathParam, segmentDuration, segmentType, playlistType, segmentName, endParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the playlist, a .m3u8 file (with several video inputs the master playlist); the segments go beside it")
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
                                                doc: "target segment length in seconds, ffmpeg's hls_time: a segment ends at the first video key frame at or after the next multiple of it")
+    static let segmentType = Param<String>("segment-type", oneOf: HLSSegmentType.allCases.map(\.rawValue), default: HLSSegmentType.fmp4.rawValue,
+                                           doc: "fmp4: fragmented-MP4 segments NAME0.m4s, … after an init segment (playlist version 7); mpegts: MPEG-TS segments NAME0.ts, … each starting with PAT, PMT and a key frame, no init segment (version 3), as ffmpeg's -hls_segment_type; mpegts takes one video input (no ladder)")
     static let playlistType = Param<String>("playlist-type", oneOf: HLSPlaylist.Kind.allCases.map(\.rawValue), default: "vod",
                                             doc: "vod: the playlist is written once, complete, at the end; event: rewritten after every segment, so a player can follow a running job (ffmpeg's hls_playlist_type)")
     static let segmentName = Param<String?>("segment-name",
@@ -29,6 +32,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
 
     let path: String
     let kind: HLSPlaylist.Kind
+    let segments: HLSSegmentType
     let prefix: String
     let options: MP4MuxerOptions
     let feed: MP4Feed
@@ -45,6 +49,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
             throw NodeFailure("param 'path': '\(path)' is not a playlist name: expected a file ending in .m3u8 (the segments are written beside it)")
         }
         kind = HLSPlaylist.Kind(rawValue: p[Self.playlistType]) ?? .vod
+        segments = HLSSegmentType(rawValue: p[Self.segmentType]) ?? .fmp4
         let given = p[Self.segmentName]
         prefix = given ?? String(name.dropLast(".m3u8".count))
         if prefix.isEmpty || prefix.contains("/") {
@@ -57,6 +62,9 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
         hasMaster = try Self.needsMaster(ports: setup.connectedInputs, prefix: prefix, masterName: name)
+        if hasMaster && segments == .mpegts {
+            throw NodeFailure("param 'segment-type': expected fmp4 with several video or audio inputs (a master playlist), found mpegts: MPEG-TS segments are written for one video and one audio input only; use \"segment-type\": \"fmp4\" for a ladder")
+        }
     }
 
     /// Whether the inputs make a master playlist (two or more video inputs, or audio inputs),
@@ -79,6 +87,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         for i in inputs {
             guard let codec = i.format.codec, !Self.playable.contains(codec) else { continue }
+            if segments == .mpegts && MPEGTSSink.carried.contains(codec) { continue }
             let use = codec.isVideo ? "encode the video with h264 or hevc" : "encode the audio with aac"
             throw NodeFailure("input '\(i.port)': \(codec.rawValue) is not written to HLS segments, which players take as H.264 or HEVC video and AAC audio: \(use) (or use the mp4 or matroska sink)")
         }
@@ -99,9 +108,14 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
             try feed.attach(l)
             return
         }
-        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind)
+        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind, segmentType: segments)
         writer = w
-        try feed.attach(try MP4Muxer(path: path, fragmentsTo: w, options: options))
+        if segments == .mpegts {
+            let title = feed.formats.lazy.compactMap { $0.tags.movie["title"] }.first
+            try feed.attach(MPEGTSMuxer(output: w, title: title, segmentDuration: options.fragmentDuration))
+        } else {
+            try feed.attach(try MP4Muxer(path: path, fragmentsTo: w, options: options))
+        }
     }
 
     public var waitsForPreferredInput: Bool { feed.waitsForPreferredInput }
