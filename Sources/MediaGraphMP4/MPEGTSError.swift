@@ -4,6 +4,7 @@ import MediaGraphCore
 public enum MPEGTSMuxerError: Error, CustomStringConvertible, Equatable {
     case unsupported(stream: Int, format: String)
     case noStreams
+    case programTooLarge(streams: Int)
     case invalidState(operation: String, state: MP4MuxerState)
     case unknownTrack(MP4TrackID)
     case decodeOrder(track: String, sample: Int, dts: Int64, previousDTS: Int64)
@@ -17,6 +18,8 @@ public enum MPEGTSMuxerError: Error, CustomStringConvertible, Equatable {
             return "mpegts muxer: stream \(k + 1) (\(f)) cannot be carried: MPEG-TS output takes H.264 or HEVC video and AAC or MP3 audio"
         case .noStreams:
             return "mpegts muxer: no streams to write"
+        case .programTooLarge(let n):
+            return "mpegts muxer: \(n) streams (with their language lists) do not fit one program map section of 1021 bytes; connect fewer inputs"
         case .invalidState(let op, let state):
             return "mpegts muxer: cannot \(op) in state \(state)"
         case .unknownTrack(let id):

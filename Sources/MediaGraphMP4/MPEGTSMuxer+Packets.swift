@@ -100,12 +100,12 @@ extension MPEGTSMuxer {
         resendTables = false
         if forceTables || lastSDTTime == nil || pcr - lastSDTTime! >= sdtPeriod {
             lastSDTTime = max(pcr, lastSDTTime ?? pcr)
-            packetizer.appendSection(program.sdtSection, pid: MPEGTSProgram.sdtPID, counter: &sdtCounter)
+            packetizer.appendSection(sections.sdt, pid: MPEGTSProgram.sdtPID, counter: &sdtCounter)
         }
         if forceTables || (t.isVideo && key && !t.previousKey) || lastPATTime == nil || pcr - lastPATTime! >= patPeriod {
             lastPATTime = max(pcr, lastPATTime ?? pcr)
-            packetizer.appendSection(program.patSection, pid: MPEGTSProgram.patPID, counter: &patCounter)
-            packetizer.appendSection(program.pmtSection, pid: MPEGTSProgram.pmtPID, counter: &pmtCounter)
+            packetizer.appendSection(sections.pat, pid: MPEGTSProgram.patPID, counter: &patCounter)
+            packetizer.appendSection(sections.pmt, pid: MPEGTSProgram.pmtPID, counter: &pmtCounter)
         }
         var writePCR = false
         if t.pcrPeriod > 0 {

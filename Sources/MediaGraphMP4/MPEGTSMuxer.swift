@@ -15,6 +15,8 @@ public final class MPEGTSMuxer: MP4TrackWriter {
     var formats: [MediaFormat] = []
     var tracks: [MPEGTSTrack] = []
     var program: MPEGTSProgram!
+    /// The program's SDT, PAT and PMT sections, made once.
+    var sections: (sdt: [UInt8], pat: [UInt8], pmt: [UInt8]) = ([], [], [])
     var packetizer = MPEGTSPacketizer()
     var patCounter: UInt8 = 15, pmtCounter: UInt8 = 15, sdtCounter: UInt8 = 15
     /// When the tables were last written (27 MHz), nil before the first time.
@@ -131,6 +133,7 @@ public final class MPEGTSMuxer: MP4TrackWriter {
     /// The program, once every track is known.
     private func begin() throws {
         program = try MPEGTSProgram(formats: formats, title: title)
+        sections = (program.sdtSection, program.patSection, program.pmtSection)
         // ffmpeg's hls muxer gives its mpegts muxer no frame rate: a PCR on every video PES
         for (k, t) in tracks.enumerated() { t.configureTiming(isPCR: k == program.pcrIndex, usesFrameRate: segmentMicroseconds == nil) }
         segments.leadTrack = tracks.firstIndex { $0.isVideo }

@@ -8,6 +8,8 @@ struct MPEGTSPacketizer {
     var bytes: [UInt8] = []
     /// Packets cut so far, all PIDs.
     private(set) var packetCount = 0
+    /// A packet's header, adaptation field and PES header while it is assembled (reused).
+    private var header = [UInt8](repeating: 0, count: 4 + 1 + 1 + 6 + 19)
 
     init() { bytes.reserveCapacity(1 << 20) }
 
@@ -51,7 +53,6 @@ struct MPEGTSPacketizer {
         var remaining = payload.count
         var offset = 0
         var isStart = true
-        var header = [UInt8](repeating: 0, count: 4 + 1 + 1 + 6 + 19)
         while remaining > 0 {
             // header: TS header, adaptation field (flags, PCR), PES header
             var n = 0

@@ -56,6 +56,8 @@ public struct MPEGTSProgram: Sendable, Equatable {
         self.streams = streams
         pcrIndex = streams.firstIndex { $0.codec.isVideo } ?? 0
         serviceName = title ?? "Service01"
+        // a section is at most 1024 bytes (section_length ≤ 1021)
+        if pmtSection.count > 1024 { throw MPEGTSMuxerError.programTooLarge(streams: streams.count) }
     }
 
     /// Program association section: the one program and its PMT PID.

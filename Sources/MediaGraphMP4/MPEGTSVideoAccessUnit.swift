@@ -55,10 +55,21 @@ struct MPEGTSVideoAccessUnit {
         let room = 7 + parameterSets.count
         bytes.append(contentsOf: repeatElement(0, count: room))
         if codec == .h264 { appendH264(data) } else { try appendHEVC(data) }
-        let prefix = delimiterAndSets(isKeyFrame: isKeyFrame)
-        start = room - prefix.count
-        bytes.replaceSubrange(start..<room, with: prefix)
+        let (delimiter, withSets) = delimiterAndSets(isKeyFrame: isKeyFrame)
+        let sets = withSets ? parameterSets.count : 0
+        start = room - delimiter.count - sets
+        bytes.withUnsafeMutableBufferPointer { b in
+            for (i, x) in delimiter.enumerated() { b[start + i] = x }
+            if sets > 0 {
+                parameterSets.withUnsafeBufferPointer { p in
+                    UnsafeMutableRawPointer(b.baseAddress! + room - sets).copyMemory(from: p.baseAddress!, byteCount: sets)
+                }
+            }
+        }
     }
+
+    static let h264Delimiter: [UInt8] = [0, 0, 0, 1, 0x09, 0xF0]
+    static let hevcDelimiter: [UInt8] = [0, 0, 0, 1, 0x46, 0x01, 0x50]
 
     /// The last access unit's bytes.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
@@ -149,7 +160,7 @@ struct MPEGTSVideoAccessUnit {
 
     /// mpegtsenc.c: an access unit delimiter unless one comes before the first slice, and the
     /// parameter sets after it when a key frame's first slice has none before it.
-    private func delimiterAndSets(isKeyFrame: Bool) -> [UInt8] {
+    private func delimiterAndSets(isKeyFrame: Bool) -> (delimiter: [UInt8], parameterSets: Bool) {
         var sawSets = false
         var stop: UInt8 = types.last ?? 0
         if codec == .h264 {
@@ -157,16 +168,14 @@ struct MPEGTSVideoAccessUnit {
                 if t == 7 { sawSets = true }
                 if t == 9 || t == 5 || t == 1 { stop = t; break }
             }
-            if stop == 9 { return [] }
-            let sets = isKeyFrame && stop == 5 && !sawSets ? parameterSets : []
-            return [0, 0, 0, 1, 0x09, 0xF0] + sets
+            if stop == 9 { return ([], false) }
+            return (Self.h264Delimiter, isKeyFrame && stop == 5 && !sawSets)
         }
         for t in types {
             if t == 32 { sawSets = true }
             if t == 35 || t < 32 { stop = t; break }
         }
-        if stop == 35 { return [] }
-        let sets = isKeyFrame && (16...23).contains(stop) && !sawSets ? parameterSets : []
-        return [0, 0, 0, 1, 0x46, 0x01, 0x50] + sets
+        if stop == 35 { return ([], false) }
+        return (Self.hevcDelimiter, isKeyFrame && (16...23).contains(stop) && !sawSets)
     }
 }

@@ -68,6 +68,24 @@ import Testing
         #expect(a.count == 150 && a == b, "\(a.count) pictures from the .ts, \(b.count) from the mp4")
     }
 
+    /// To standard output (a pipe): written as it goes, the same bytes as ffmpeg's remux.
+    @Test func standardOutputGetsTheSameBytes() throws {
+        let dir = CLI.tempDir()
+        let g = CLI.writeGraph("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 320, "height": 240, "frames": 60 } },
+                     "venc": { "type": "h264", "params": { "preset": "veryfast" } },
+                     "tone": { "type": "sine", "params": { "seconds": 2 } }, "aenc": { "type": "aac" },
+                     "mp4": { "type": "mp4", "params": { "path": "ours.mp4" } },
+                     "ts": { "type": "mpegts", "params": { "path": "/dev/stdout" } } },
+          "chains": [["src", "venc", "mp4.video"], ["venc", "ts.video"], ["tone", "aenc", "mp4.audio"], ["aenc", "ts.audio"]] }
+        """, in: dir)
+        let r = try CLI.mediagraph("run", "--quiet", g)
+        #expect(r.status == 0, "\(r.stderr)")
+        try Self.ffmpegRemux(dir + "/ours.mp4", to: dir + "/ffmpeg.ts")
+        let theirs = try Data(contentsOf: URL(fileURLWithPath: dir + "/ffmpeg.ts"))
+        #expect(!r.stdout.isEmpty && r.stdout == theirs, "first difference: \(Self.firstDifference(r.stdout, theirs))")
+    }
+
     /// MP3 at 44.1 kHz and 22.05 kHz (MPEG-2 audio, stream type 0x04), a video-only and an
     /// audio-only stream: the same bytes as ffmpeg's remux of our mp4.
     @Test(arguments: [("h264", "mp3", 44100), ("hevc", "mp3", 22050), ("h264", nil, 0), ("", "aac", 44100)])
