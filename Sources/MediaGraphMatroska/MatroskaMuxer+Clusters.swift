@@ -32,7 +32,7 @@ extension MatroskaMuxer {
 
     func writeBlock(_ p: QueuedPacket, of t: Track) throws {
         guard let file else { return }
-        let time = p.pts + t.codecDelay
+        let time = p.pts + t.codecDelay + timeShift
         let isVideo = t.description.isVideo
         let startsCluster = needsNewCluster(at: time, videoKeyFrame: isVideo && p.isKeyFrame)
         if startsCluster { try openCluster(at: time) }
@@ -84,7 +84,7 @@ extension MatroskaMuxer {
         if converted { try file.write(payload) } else { try file.write(p.data) }
         if !trailer.isEmpty { try file.write(trailer) }
         // the presentation end: Opus's codec delay is not part of the time a reader shows
-        endTime = max(endTime, p.pts + p.duration)
+        endTime = max(endTime, p.pts + timeShift + p.duration)
     }
 
     private func appendBlockFields(track: Int, offset: Int16, flags: UInt8) {

@@ -33,6 +33,9 @@ public final class MatroskaMuxer {
     var cues: [CuePoint] = []
     /// End of the latest block (milliseconds): the segment's Duration.
     var endTime: Int64 = 0
+    /// Milliseconds added to every block time so that none is before zero
+    /// (`MatroskaMuxer+TimeShift`).
+    var timeShift: Int64 = 0
     /// Block headers and converted payloads, reused from packet to packet.
     var header = EBMLWriter(capacity: 64)
     var payload: [UInt8] = []
@@ -123,6 +126,7 @@ public final class MatroskaMuxer {
         do {
             if !started {
                 if tracks.allSatisfy({ $0.received > 0 }) {
+                    decideTimeShift()
                     try writeHeader()
                     started = true
                     state = .running
@@ -170,6 +174,7 @@ public final class MatroskaMuxer {
         do {
             for t in tracks { t.ended = true }
             if !started {
+                decideTimeShift()
                 try writeHeader()
                 started = true
             }

@@ -83,6 +83,8 @@ extension MatroskaMuxer {
 
         var hasQueued: Bool { headIndex < queue.count }
         var head: QueuedPacket { queue[headIndex] }
+        /// The packets waiting, in decode order.
+        var queued: ArraySlice<QueuedPacket> { queue[headIndex...] }
 
         func enqueue(_ p: QueuedPacket) {
             queue.append(p)
