@@ -70,7 +70,7 @@ import Testing
         #expect(trimmed.count == 2 && trimmed == theirsTrimmed, "\(trimmed) \(theirsTrimmed)")
         let changed = try MP4TagsTests.formatTags(dir + "/changed.mkv")
         #expect(changed["COMMENT"] == "new" && changed["ARTIST"] == nil && changed["MOOD"] == "calm" && changed["title"] == MovieTagsMedia.tags[0].value, "\(changed)")
-        for file in ["copy.mkv", "changed.mkv", "transcoded.mkv"] {
+        for file in ["copy.mkv", "changed.mkv", "transcoded.mkv", "trimmed.mkv"] {
             #expect(try MovieTagsMedia.decodesSilently(dir + "/" + file), "\(file)")
         }
     }
