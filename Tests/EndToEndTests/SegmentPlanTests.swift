@@ -77,6 +77,29 @@ import Testing
         #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
     }
 
+    /// An `mpegts` sink: `join` runs it on the parts, so the joined .ts holds the whole run's
+    /// pictures at the same times and the same sound packets, and decodes without a message.
+    @Test func anMPEGTSOutputJoinsToTheWholeRun() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.clip(in: dir)
+        let graph = CLI.writeGraph("""
+            {"nodes": {"in": {"type": "filesrc", "params": {"path": "in.mp4"}}, "fx": {"type": "sepia"},
+                       "venc": {"type": "h264", "params": {"preset": "veryfast", "crf": 0}}, "aenc": {"type": "aac"},
+                       "mux": {"type": "mpegts", "params": {"path": "out.ts"}}},
+             "chains": [["in.video", "fx", "venc", "mux.video"], ["in.audio", "aenc", "mux.audio"]]}
+            """, in: dir)
+        let (tasks, summary) = try Self.planRunJoin(graph, size: ["--segments", "3"])
+        #expect(tasks == 4, "three video segments and the audio: \(summary)")
+        let whole = try CLI.mediagraph(["run", "--quiet", graph, "--set", "mux.path=" + dir + "/whole.ts"])
+        #expect(whole.status == 0, "\(whole.stderr)")
+        let joined = try Self.pictures(dir + "/out.ts")
+        #expect(joined.count == 250)
+        #expect(joined == (try Self.pictures(dir + "/whole.ts")), "the joined pictures differ from the whole run's")
+        #expect(try Self.audioPackets(dir + "/out.ts") == (try Self.audioPackets(dir + "/whole.ts")))
+        let check = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/out.ts", "-f", "null", "-"])
+        #expect(check.stderr.isEmpty, "ffmpeg: \(check.stderr)")
+    }
+
     /// In MPEG-TS, time zero is where the streams read begin: here the sound starts 0.3 s before
     /// the pictures. A task reads only the video or only the sound, so each is given the whole
     /// run's zero; without it the video parts are 0.3 s early and hold other pictures.

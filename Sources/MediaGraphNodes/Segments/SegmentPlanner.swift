@@ -8,7 +8,7 @@ import MediaGraphCore
 /// What a graph must be to split, and why, is checked here, before anything runs.
 public enum SegmentPlanner {
     /// Muxers whose parts `join` can put together (it runs the graph's own muxer on them).
-    static let muxers: Set<String> = ["mp4", "matroska", "hls", "dash"]
+    static let muxers: Set<String> = ["mp4", "matroska", "mpegts", "hls", "dash"]
 
     /// Node types whose output depends on frames outside the one at hand or on its place in the
     /// whole stream: a segment, which starts afresh, would give other pictures.
