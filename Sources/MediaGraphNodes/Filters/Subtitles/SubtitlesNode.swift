@@ -105,7 +105,8 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
         guard let format, let glyphs, let blend, frame.pts != SampleBuffer.noTime else { return try output.send(consume frame) }
         let on = cuesOn(at: Double(frame.pts) * frame.timeBase.doubleValue)
-        layouts = layouts.filter { on.contains($0.key) }
+        // layouts of cues no longer on are dropped when the cues on change, not on every frame
+        if layouts.count != on.count || !on.allSatisfy({ layouts[$0] != nil }) { layouts = layouts.filter { on.contains($0.key) } }
         guard !on.isEmpty else { return try output.send(consume frame) }
         // every line of every cue on, with its top edge; bottom cues placed from the bottom up,
         // top cues from the top down; drawn cue by cue (earliest first), each cue's lines top to
