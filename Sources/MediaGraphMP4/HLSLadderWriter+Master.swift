@@ -59,10 +59,10 @@ extension HLSLadderWriter {
         return language
     }
 
-    /// EVENT: after a segment, once every rendition's media playlist is in place, the master
-    /// appears (once; it is rewritten at the end).
+    /// EVENT or live: after a segment, once every rendition's media playlist is in place, the
+    /// master appears (once; it is rewritten at the end).
     func writeFirstEventMaster() throws {
-        guard kind == .event, !masterWritten, renditions.count == specs.count,
+        guard kind.growsWhileRunning, !masterWritten, renditions.count == specs.count,
               renditions.allSatisfy(\.files.playlistWritten) else { return }
         try writeMaster()
     }
@@ -80,13 +80,13 @@ extension HLSLadderWriter {
         masterWritten = true
     }
 
-    /// After a failure an EVENT stream whose master is in place keeps it and every media
+    /// After a failure an EVENT or live stream whose master is in place keeps it and every media
     /// playlist with its segments (as a fragmented MP4 cut short keeps its fragments); any other
     /// stream removes every file of every rendition. Sets `outcome`.
     func abandonFiles(cancelled: Bool) {
         let segments = renditions.reduce(0) { $0 + $1.files.playlist.segments.count }
         let plural = { (n: Int) in n == 1 ? "" : "s" }
-        if kind == .event && !cancelled && masterWritten {
+        if kind.growsWhileRunning && !cancelled && masterWritten {
             outcome = "kept '\(masterPath)' and its \(renditions.count) media playlists with the \(segments) complete segment\(plural(segments)) written, without #EXT-X-ENDLIST"
             return
         }

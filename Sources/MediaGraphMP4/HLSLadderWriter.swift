@@ -50,6 +50,8 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
 
     public let masterPath: String
     public let kind: HLSPlaylist.Kind
+    /// Every media playlist's window when `kind` is live.
+    public let window: HLSLiveWindow
     let specs: [RenditionSpec]
     let muxerOptions: MP4MuxerOptions
     /// Folder of the master ("" for the current one), with a trailing slash.
@@ -64,7 +66,9 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     /// - Parameters:
     ///   - renditions: one per track, in the order `addTrack` will be called.
     ///   - segmentDuration: seconds of the segment grid (the `hls` sink's `segment-duration`).
-    public init(masterPath: String, renditions: [RenditionSpec], kind: HLSPlaylist.Kind, segmentDuration: Double) throws {
+    ///   - window: each media playlist's sliding window when `kind` is live.
+    public init(masterPath: String, renditions: [RenditionSpec], kind: HLSPlaylist.Kind, segmentDuration: Double,
+                window: HLSLiveWindow = HLSLiveWindow()) throws {
         guard segmentDuration.isFinite, segmentDuration > 0 else {
             throw MP4MuxerError.invalidOption("HLS segment duration \(segmentDuration) is not a positive number of seconds")
         }
@@ -75,6 +79,7 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         }
         self.masterPath = masterPath
         self.kind = kind
+        self.window = window
         specs = renditions
         muxerOptions = MP4MuxerOptions(fragmented: true, fragmentDuration: segmentDuration, fragmentCut: .grid)
         folder = masterPath.lastIndex(of: "/").map { String(masterPath[...$0]) } ?? ""
@@ -94,7 +99,7 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         }
         let names = specs[k].names
         let files = try HLSWriter(playlistPath: folder + names.playlist, segmentPrefix: names.segmentPrefix,
-                                  initName: names.initialization, kind: kind)
+                                  initName: names.initialization, kind: kind, window: window)
         files.decidesCleanup = false
         files.segmentWritten = { [unowned self] in try writeFirstEventMaster() }
         let muxer = try MP4Muxer(path: files.playlistPath, fragmentsTo: files, options: muxerOptions)

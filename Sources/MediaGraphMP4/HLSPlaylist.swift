@@ -3,9 +3,14 @@ import MediaGraphCore
 /// An HLS media playlist (RFC 8216) of fragmented-MP4 segments (with an initialization
 /// segment) or MPEG-TS segments (without one), as text.
 public struct HLSPlaylist: Sendable, Equatable {
-    /// `#EXT-X-PLAYLIST-TYPE`: VOD is complete when first written; EVENT grows by appending.
+    /// `#EXT-X-PLAYLIST-TYPE`: VOD is complete when first written; EVENT grows by appending;
+    /// a live playlist has no type and lists a sliding window of the latest segments
+    /// (`HLSLiveWindow`).
     public enum Kind: String, Sendable, CaseIterable {
-        case vod, event
+        case vod, event, live
+
+        /// Whether the playlist is rewritten after every segment (a player can follow the run).
+        public var growsWhileRunning: Bool { self != .vod }
     }
 
     public struct Segment: Sendable, Equatable {
@@ -27,19 +32,30 @@ public struct HLSPlaylist: Sendable, Equatable {
     public var kind: Kind
     /// The initialization segment's URI (`#EXT-X-MAP`); nil for MPEG-TS segments.
     public var mapURI: String?
+    /// Every segment written, listed or not.
     public var segments: [Segment] = []
     /// `#EXT-X-ENDLIST`: no segment will be added.
     public var ended = false
+    /// A live playlist's window (ignored for VOD and EVENT, which list every segment, as
+    /// ffmpeg's hls_playlist_type forces hls_list_size 0).
+    public var window: HLSLiveWindow
 
-    public init(kind: Kind, mapURI: String?) {
+    public init(kind: Kind, mapURI: String?, window: HLSLiveWindow = HLSLiveWindow()) {
         self.kind = kind
         self.mapURI = mapURI
+        self.window = kind == .live ? window : HLSLiveWindow()
     }
 
-    /// `#EXT-X-TARGETDURATION`: the longest segment in whole seconds, rounded up (RFC 8216
+    /// `#EXT-X-MEDIA-SEQUENCE`: the number of the first segment listed.
+    public var mediaSequence: Int { window.unlisted(of: segments.count) }
+
+    /// The segments the playlist lists.
+    public var listed: ArraySlice<Segment> { segments.dropFirst(mediaSequence) }
+
+    /// `#EXT-X-TARGETDURATION`: the longest listed segment in whole seconds, rounded up (RFC 8216
     /// 4.3.3.1 asks only that each duration rounded to the nearest be no more; ffmpeg rounds up).
     public var targetDuration: Int64 {
-        segments.map { s in
+        listed.map { s in
             let d = s.duration
             return d.timescale > 0 ? (d.value + d.timescale - 1) / d.timescale : 0
         }.max() ?? 0
@@ -49,11 +65,15 @@ public struct HLSPlaylist: Sendable, Equatable {
     /// I-frames-only needs 6 (RFC 8216 section 7), and ffmpeg writes 7 for fMP4 segments, which
     /// players expect; 3 with MPEG-TS segments (decimal #EXTINF durations), as ffmpeg writes.
     public var text: String {
-        var lines = ["#EXTM3U", mapURI == nil ? "#EXT-X-VERSION:3" : "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)", "#EXT-X-MEDIA-SEQUENCE:0"]
-        lines.append("#EXT-X-PLAYLIST-TYPE:\(kind == .vod ? "VOD" : "EVENT")")
-        if segments.allSatisfy(\.independent) { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
+        var lines = ["#EXTM3U", mapURI == nil ? "#EXT-X-VERSION:3" : "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:\(targetDuration)", "#EXT-X-MEDIA-SEQUENCE:\(mediaSequence)"]
+        switch kind {
+        case .vod: lines.append("#EXT-X-PLAYLIST-TYPE:VOD")
+        case .event: lines.append("#EXT-X-PLAYLIST-TYPE:EVENT")
+        case .live: break
+        }
+        if listed.allSatisfy(\.independent) { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
         if let mapURI { lines.append("#EXT-X-MAP:URI=\"\(mapURI)\"") }
-        for s in segments {
+        for s in listed {
             lines.append("#EXTINF:\(Self.decimal(s.duration)),")
             lines.append(s.uri)
         }

@@ -10,7 +10,7 @@ public enum HLSSegmentType: String, Sendable, CaseIterable {
 
 /// MPEG-TS segments from an `MPEGTSMuxer`: the packets of each segment go to
 /// `<prefix>N.ts` as they come (an exclusive temporary beside the playlist), which is put in
-/// place, whole, when the muxer ends the segment; then the playlist lists it (EVENT).
+/// place, whole, when the muxer ends the segment; then the playlist lists it (EVENT, live).
 extension HLSWriter: MPEGTSOutput {
     /// Fails now, not after the first segment's media is made, when the folder cannot be written.
     func checkFolderIsWritable() throws {
@@ -39,9 +39,7 @@ extension HLSWriter: MPEGTSOutput {
             throw error
         }
         written.append(file.path)
-        playlist.segments.append(HLSPlaylist.Segment(uri: nextSegmentName, duration: duration, independent: true, bytes: bytes))
-        if playlist.kind == .event { try writePlaylist() }
-        try segmentWritten()
+        try add(HLSPlaylist.Segment(uri: nextSegmentName, duration: duration, independent: true, bytes: bytes))
     }
 
     public func finish(lastSegmentDuration: MediaTime) throws {

@@ -9,8 +9,9 @@ import MediaGraphCore
 ///
 /// Every file appears only when complete (a hidden or unnamed temporary, fsync, rename), so a
 /// player never reads half a segment or half a playlist. A VOD playlist is written once, at
-/// the end; an EVENT playlist after every segment, so a player can follow a running job.
-/// After a failure an EVENT stream keeps what its playlist lists (like a fragmented MP4 cut
+/// the end; an EVENT or live playlist after every segment, so a player can follow a running job
+/// (a live one lists a sliding window and may remove the segments that left it, `HLSLiveWindow`).
+/// After a failure an EVENT or live stream keeps what its playlist lists (like a fragmented MP4 cut
 /// short); a VOD stream, or any cancelled one, removes every file it wrote. `outcome` says which.
 /// A rendition of a master playlist (`HLSLadderWriter`) leaves that decision to the ladder
 /// (`decidesCleanup` false), which keeps or removes the files of all renditions together.
@@ -27,8 +28,10 @@ public final class HLSWriter: MP4FragmentReceiver {
     public let segmentType: HLSSegmentType
     /// Files this writer has put in place, to remove on failure of a VOD stream.
     var written: [String] = []
-    /// Segments the playlist file in place lists (a failed rewrite leaves the previous one).
+    /// Segments written when the playlist file in place was (a failed rewrite leaves the previous one).
     var listedOnDisk = 0
+    /// Leading segments whose files the live window has removed.
+    public internal(set) var removedSegments = 0
     /// After a failure or cancel: what was kept or removed, for the error message.
     public private(set) var outcome: String?
     /// False when an owner keeps or removes the files after a failure (`removeWritten()`);
@@ -43,8 +46,9 @@ public final class HLSWriter: MP4FragmentReceiver {
     ///   - initName: the init segment's file name; default `<prefix>_init.mp4` (fMP4 only).
     ///   - segmentType: fMP4 segments (from an `MP4Muxer`) or MPEG-TS ones (from an
     ///     `MPEGTSMuxer`, `<prefix>0.ts`, …, no init segment).
+    ///   - window: what a live playlist lists and removes (ignored for VOD and EVENT).
     public init(playlistPath: String, segmentPrefix: String, initName: String? = nil, kind: HLSPlaylist.Kind,
-                segmentType: HLSSegmentType = .fmp4) throws {
+                segmentType: HLSSegmentType = .fmp4, window: HLSLiveWindow = HLSLiveWindow()) throws {
         let initName = initName ?? segmentPrefix + "_init.mp4"
         self.segmentType = segmentType
         for name in [segmentPrefix, initName] where name.isEmpty || HLSPlaylist.unusableCharacter(inFileName: name) != nil {
@@ -53,7 +57,7 @@ public final class HLSWriter: MP4FragmentReceiver {
         self.playlistPath = playlistPath
         folder = playlistPath.lastIndex(of: "/").map { String(playlistPath[...$0]) } ?? ""
         prefix = segmentPrefix
-        playlist = HLSPlaylist(kind: kind, mapURI: segmentType == .fmp4 ? initName : nil)
+        playlist = HLSPlaylist(kind: kind, mapURI: segmentType == .fmp4 ? initName : nil, window: window)
         guard segmentType == .fmp4 else {
             try checkFolderIsWritable()
             return
@@ -88,10 +92,31 @@ public final class HLSWriter: MP4FragmentReceiver {
             throw error
         }
         written.append(file.path)
-        playlist.segments.append(HLSPlaylist.Segment(uri: name, duration: info.duration,
-                                                     independent: info.independent, bytes: header.count + media.count))
-        if playlist.kind == .event { try writePlaylist() }
+        try add(HLSPlaylist.Segment(uri: name, duration: info.duration, independent: info.independent,
+                                    bytes: header.count + media.count))
+    }
+
+    /// A segment is in place: an EVENT or live playlist lists it now, and a live window then
+    /// removes the files of segments that left it long enough ago.
+    func add(_ segment: HLSPlaylist.Segment) throws {
+        playlist.segments.append(segment)
+        if playlist.kind.growsWhileRunning {
+            try writePlaylist()
+            removeSegmentsOutOfWindow()
+        }
         try segmentWritten()
+    }
+
+    /// Removes the files the window lets go (after the playlist that no longer lists them is in
+    /// place). A file already gone is no error: ffmpeg only logs a failed removal, too.
+    func removeSegmentsOutOfWindow() {
+        let removable = playlist.window.removable(of: listedOnDisk)
+        while removedSegments < removable {
+            let path = folder + playlist.segments[removedSegments].uri
+            unlink(path)
+            written.removeAll { $0 == path }
+            removedSegments += 1
+        }
     }
 
     /// Whether the playlist file is in place (an EVENT one after the first segment, a VOD one at the end).
@@ -122,9 +147,9 @@ public final class HLSWriter: MP4FragmentReceiver {
         segmentFile?.discard()
         segmentFile = nil
         guard decidesCleanup else { return }
-        if playlist.kind == .event && !cancelled && written.contains(playlistPath) {
+        if playlist.kind.growsWhileRunning && !cancelled && written.contains(playlistPath) {
             // a segment put in place whose listing failed (the disk filled up) goes
-            let listed = playlist.segments.prefix(listedOnDisk)
+            let listed = playlist.segments.prefix(listedOnDisk).dropFirst(playlist.window.unlisted(of: listedOnDisk))
             for s in playlist.segments.dropFirst(listedOnDisk) where unlink(folder + s.uri) == 0 {
                 written.removeAll { $0 == folder + s.uri }
             }

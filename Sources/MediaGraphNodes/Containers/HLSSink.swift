@@ -14,14 +14,18 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC); several: one variant stream each, in port order", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC); with several video inputs (or audio inputs): an audio rendition each, the first the default", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, segmentDuration, segmentType, playlistType, segmentName, endParam))
+        params: ParamSpec.list(pathParam, segmentDuration, segmentType, playlistType, listSize, deleteSegments, segmentName, endParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the playlist, a .m3u8 file (with several video inputs the master playlist); the segments go beside it")
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
                                                doc: "target segment length in seconds, ffmpeg's hls_time: a segment ends at the first video key frame at or after the next multiple of it")
     static let segmentType = Param<String>("segment-type", oneOf: HLSSegmentType.allCases.map(\.rawValue), default: HLSSegmentType.fmp4.rawValue,
                                            doc: "fmp4: fragmented-MP4 segments NAME0.m4s, … after an init segment (playlist version 7); mpegts: MPEG-TS segments NAME0.ts, … each starting with PAT, PMT and a key frame, no init segment (version 3), as ffmpeg's -hls_segment_type; mpegts takes one video input (no ladder)")
     static let playlistType = Param<String>("playlist-type", oneOf: HLSPlaylist.Kind.allCases.map(\.rawValue), default: "vod",
-                                            doc: "vod: the playlist is written once, complete, at the end; event: rewritten after every segment, so a player can follow a running job (ffmpeg's hls_playlist_type)")
+                                            doc: "vod: the playlist is written once, complete, at the end; event: rewritten after every segment, so a player can follow a running job (ffmpeg's hls_playlist_type); live: rewritten after every segment, listing only the latest list-size segments, without a playlist type (ffmpeg's -f hls without hls_playlist_type)")
+    static let listSize = Param<Int?>("list-size", 0...1_000_000,
+                                      doc: "live: how many of the latest segments the playlist lists (ffmpeg's hls_list_size); 0 lists them all; default \(HLSLiveWindow.ffmpegListSize), as ffmpeg's")
+    static let deleteSegments = Param<Bool>("delete-segments", default: false,
+                                            doc: "live: remove a segment's file once it has left the playlist and one more segment has followed it out, so a player that read the previous playlist can still fetch it (ffmpeg's hls_flags delete_segments with its hls_delete_threshold 1)")
     static let segmentName = Param<String?>("segment-name",
                                             doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4; with a master playlist NAME_PORT.m3u8, NAME_PORT_init.mp4, NAME_PORT_0.m4s); default: the playlist's name without .m3u8")
     static let endParam = MP4Feed.endParam
@@ -32,6 +36,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
 
     let path: String
     let kind: HLSPlaylist.Kind
+    let window: HLSLiveWindow
     let segments: HLSSegmentType
     let prefix: String
     let options: MP4MuxerOptions
@@ -49,6 +54,11 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
             throw NodeFailure("param 'path': '\(path)' is not a playlist name: expected a file ending in .m3u8 (the segments are written beside it)")
         }
         kind = HLSPlaylist.Kind(rawValue: p[Self.playlistType]) ?? .vod
+        let listed = p[Self.listSize], delete = p[Self.deleteSegments]
+        if kind != .live, let given = listed != nil ? Self.listSize.spec.name : delete ? Self.deleteSegments.spec.name : nil {
+            throw NodeFailure("param '\(given)': applies to \"playlist-type\": \"live\" only (\(kind.rawValue) playlists list every segment and keep every file); set \"playlist-type\": \"live\" or leave '\(given)' out")
+        }
+        window = HLSLiveWindow(listSize: listed ?? HLSLiveWindow.ffmpegListSize, deleteSegments: delete)
         segments = HLSSegmentType(rawValue: p[Self.segmentType]) ?? .fmp4
         let given = p[Self.segmentName]
         prefix = given ?? String(name.dropLast(".m3u8".count))
@@ -103,12 +113,12 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                 HLSLadderWriter.RenditionSpec(names: HLSRenditionNames(prefix: prefix, port: feed.names[k]),
                                               position: order.firstIndex(of: k) ?? k)
             }
-            let l = try HLSLadderWriter(masterPath: path, renditions: specs, kind: kind, segmentDuration: options.fragmentDuration)
+            let l = try HLSLadderWriter(masterPath: path, renditions: specs, kind: kind, segmentDuration: options.fragmentDuration, window: window)
             ladder = l
             try feed.attach(l)
             return
         }
-        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind, segmentType: segments)
+        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind, segmentType: segments, window: window)
         writer = w
         if segments == .mpegts {
             let title = feed.formats.lazy.compactMap { $0.tags.movie["title"] }.first
@@ -140,7 +150,12 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         }
         guard let w = writer, w.playlist.ended else { return feed.runNotes }
         let n = w.playlist.segments.count
-        return feed.runNotes + ["\(n) segment\(n == 1 ? "" : "s"), target duration \(w.playlist.targetDuration) s"]
+        var note = "\(n) segment\(n == 1 ? "" : "s"), target duration \(w.playlist.targetDuration) s"
+        if kind == .live && w.playlist.mediaSequence > 0 {
+            note += "; the playlist lists the last \(w.playlist.listed.count)"
+            if w.removedSegments > 0 { note += ", the files of the first \(w.removedSegments) were removed" }
+        }
+        return feed.runNotes + [note]
     }
 
     /// A ladder whose variants' segments do not start at the same times (key frames apart).
