@@ -44,6 +44,7 @@ public enum BuiltinNodes {
         r.add(AudioSetPTSNode.self)
         r.add(ReverseNode.self)
         r.add(AudioReverseNode.self)
+        r.add(RealtimeNode.self)
         r.add(FadeNode.self)
         r.add(DrawTextNode.self)
         r.add(SubtitlesNode.self)

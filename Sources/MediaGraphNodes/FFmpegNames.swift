@@ -13,6 +13,7 @@ enum FFmpegNames {
         same(["hstack", "vstack", "xstack"], "stack")
         same(["xfade"], "transition")
         same(["yadif"], "deinterlace")
+        same(["arealtime"], "realtime")
         h["hflip"] = "ffmpeg's hflip is 'flip' here (its default direction, horizontal)"
         h["vflip"] = "ffmpeg's vflip is 'flip' here with \"direction\": \"vertical\""
         same(["aresample", "aformat"], "resample")

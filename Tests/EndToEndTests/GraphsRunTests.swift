@@ -37,6 +37,7 @@ import Testing
         "filesrc-colorkey-overlay-mp4.json": ["demo.json"],
         "filesrc-retime-mp4.json": ["demo.json"],
         "filesrc-reverse-mp4.json": ["demo.json"],
+        "filesrc-realtime-hls.json": ["demo.json"],
         "filesrc-subtitles-mp4.json": ["demo.json"],
     ]
 
