@@ -65,6 +65,18 @@ enum CLI {
     static func mediagraph(_ args: String...) throws -> Result { try run(binary, args, cwd: root) }
     static func mediagraph(_ args: [String], stdin: String? = nil) throws -> Result { try run(binary, args, stdin: stdin, cwd: root) }
 
+    /// Starts `mediagraph` with these arguments in the background, its output thrown away: for
+    /// tests that watch a run's files or signal it.
+    static func startMediagraph(_ args: String...) throws -> Process {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: binary)
+        p.arguments = args
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        return p
+    }
+
     /// Waits (up to `timeout` seconds) until a file whose name starts with `prefix` exists in
     /// `dir` and is not empty, or process `pid` has a non-empty file in `dir` open (outputs are
     /// unnamed O_TMPFILE files until finished): the run has started writing, so its signal

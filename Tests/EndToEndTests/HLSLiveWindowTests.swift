@@ -91,12 +91,7 @@ import Testing
                                                          "list-size": 3, "delete-segments": true, "segment-duration": 0.5 } } },
           "chains": [["src", "venc", "hls.video"]] }
         """, in: dir)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLI.binary)
-        p.arguments = ["run", "--quiet", g]
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try CLI.startMediagraph("run", "--quiet", g)
         var highestSequence = 0
         let deadline = Date().addingTimeInterval(6 * CLI.timeLimit)
         while p.isRunning && Date() < deadline && highestSequence < 12 {

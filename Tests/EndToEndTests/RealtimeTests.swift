@@ -85,11 +85,7 @@ import Testing
         #expect(r.status == 0, "\(r.stderr)")
         #expect(seconds >= 29.0 / 30 - 1.0 / 30 && seconds < 29.0 / 30 + 4, "\(seconds) s")
         #expect(r.stderr.contains("node 'rt' (realtime): 1 timestamp jump past param 'limit'"), "\(r.stderr)")
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLI.binary)
-        p.arguments = ["run", "--quiet", CLI.writeGraph(graph(#", "params": { "limit": 200 }"#), in: dir, name: "wait.json")]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try CLI.startMediagraph("run", "--quiet", CLI.writeGraph(graph(#", "params": { "limit": 200 }"#), in: dir, name: "wait.json"))
         usleep(3_000_000)
         #expect(p.isRunning, "with limit 200 the jump should be waited for")
         kill(p.processIdentifier, SIGKILL)
@@ -106,11 +102,7 @@ import Testing
                      "mux": { "type": "mp4", "params": { "path": "out.mp4" } } },
           "chains": [["src", "rt", "enc", "mux.video"]] }
         """, in: dir)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: CLI.binary)
-        p.arguments = ["run", "--quiet", g]
-        p.standardError = FileHandle.nullDevice
-        try p.run()
+        let p = try CLI.startMediagraph("run", "--quiet", g)
         usleep(1_500_000)  // the handler is in place long before; the muxer holds its bytes back
         kill(p.processIdentifier, SIGINT)
         let signalled = Date()
