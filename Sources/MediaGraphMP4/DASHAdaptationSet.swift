@@ -142,7 +142,7 @@ public struct DASHAdaptationSet: Sendable, Equatable {
             x = "\t\t\t<Representation id=\"\(r.id)\" mimeType=\"audio/mp4\" codecs=\"\(codecs)\"\(bandwidth) audioSamplingRate=\"\(rate)\">\n"
             x += "\t\t\t\t<AudioChannelConfiguration schemeIdUri=\"urn:mpeg:dash:23003:3:audio_channel_configuration:2011\" value=\"\(channels)\" />\n"
         }
-        x += "\t\t\t\t<SegmentTemplate timescale=\"\(r.timescale)\" initialization=\"\(DASHManifest.escaped(r.initialization.template))\" media=\"\(DASHManifest.escaped(r.segmentName.template))\" startNumber=\"1\">\n"
+        x += "\t\t\t\t<SegmentTemplate timescale=\"\(r.timescale)\" initialization=\"\(DASHManifest.escaped(r.initialization.template))\" media=\"\(DASHManifest.escaped(r.segmentName.template))\" startNumber=\"\(r.startNumber)\">\n"
         x += "\t\t\t\t\t<SegmentTimeline>\n"
         x += DASHManifest.timeline(r.segments)
         x += "\t\t\t\t\t</SegmentTimeline>\n"

@@ -32,7 +32,10 @@ public struct DASHManifest: Sendable, Equatable {
         public var timescale: Int64
         public var initialization: DASHSegmentName
         public var segmentName: DASHSegmentName
+        /// The segments listed (with a live window, the latest only).
         public var segments: [DASHSegment]
+        /// `SegmentTemplate@startNumber`: the number of the first segment listed.
+        public var startNumber = 1
 
         public init(id: Int, media: Media, codecs: String, bandwidth: Int?, language: String? = nil, timescale: Int64,
                     initialization: DASHSegmentName, segmentName: DASHSegmentName, segments: [DASHSegment] = []) {
@@ -68,6 +71,9 @@ public struct DASHManifest: Sendable, Equatable {
     public var availabilityStart: Int64 = 0
     /// Wall-clock time this version of a dynamic MPD was written (`publishTime`).
     public var published: Int64 = 0
+    /// `timeShiftBufferDepth` of a dynamic MPD with a live window: how far back a player may
+    /// seek (nil: not written, every segment since the start is listed).
+    public var timeShiftBufferDepth: MediaTime?
 
     public init(kind: Kind, representations: [Representation] = []) {
         self.kind = kind
@@ -112,6 +118,7 @@ public struct DASHManifest: Sendable, Equatable {
             x += "\tsuggestedPresentationDelay=\"\(Self.duration(last))\"\n"
             x += "\tavailabilityStartTime=\"\(Self.dateTime(availabilityStart))\"\n"
             x += "\tpublishTime=\"\(Self.dateTime(published))\"\n"
+            if let depth = timeShiftBufferDepth { x += "\ttimeShiftBufferDepth=\"\(Self.duration(depth))\"\n" }
         }
         x += "\tmaxSegmentDuration=\"\(Self.duration(maxSegmentDuration))\"\n"
         x += "\tminBufferTime=\"\(Self.duration(minBufferTime))\">\n"

@@ -16,8 +16,10 @@ final class DASHRepresentationFiles: MP4FragmentReceiver {
     /// Opened at once, so an unwritable folder fails before any media is made.
     private var initFile: OutputFile?
     private(set) var initWritten = false
-    /// Segments put in place, in order, and their sizes (for the bandwidth).
+    /// Segments put in place, in order, and their sizes (for the bandwidth); a live window may
+    /// have removed the first `removedSegments` of them since.
     private(set) var segmentPaths: [String] = []
+    private(set) var removedSegments = 0
     private(set) var segmentBytes: [Int] = []
     /// S@t of segment k, which `$Time$` names it by (set by the writer).
     var segmentTime: (Int) -> Int64 = { _ in 0 }
@@ -72,8 +74,17 @@ final class DASHRepresentationFiles: MP4FragmentReceiver {
         initFile = nil
     }
 
+    /// Removes the files of the segments before the first `count` not yet removed (a live
+    /// window's old segments). A file already gone is no error: ffmpeg does not stop for one either.
+    func removeSegments(upTo count: Int) {
+        while removedSegments < min(count, segmentPaths.count) {
+            unlink(segmentPaths[removedSegments])
+            removedSegments += 1
+        }
+    }
+
     /// Files in place: the init segment (if written) and the segments.
-    var writtenCount: Int { (initWritten ? 1 : 0) + segmentPaths.count }
+    var writtenCount: Int { (initWritten ? 1 : 0) + segmentPaths.count - removedSegments }
 
     /// Removes the segments after the first `keep` (all, with 0) and, when none is kept, the
     /// init segment; returns how many files were removed.

@@ -5,7 +5,8 @@ import MediaGraphCore
 
 /// The MPD of a `DASHWriter`, and what becomes of its files when it stops early.
 extension DASHWriter {
-    /// The MPD describing the segments in place now (at the end: all of them).
+    /// The MPD describing the segments in place now (at the end: all of them), or with a window
+    /// the latest of them.
     public func manifest(_ kind: DASHManifest.Kind) -> DASHManifest {
         var m = DASHManifest(kind: kind)
         m.availabilityStart = availabilityStart ?? 0
@@ -14,15 +15,20 @@ extension DASHWriter {
         for (k, r) in representations.enumerated() {
             let decided = segmenter.segments(of: k)
             let n = min(decided.count, r.files.segmentPaths.count)
-            let segments = Array(decided.prefix(n))
-            let seconds = Double(segments.reduce(0) { $0 + $1.duration }) / Double(r.timescale)
+            let first = options.window > 0 ? max(0, n - options.window) : 0
+            let seconds = Double(decided.prefix(n).reduce(0) { $0 + $1.duration }) / Double(r.timescale)
             let bytes = r.files.segmentBytes.prefix(n).reduce(0, +)
             let configuration = r.muxer.tracks.first?.configuration
             m.representations.append(DASHManifest.Representation(
                 id: k, media: Self.media(of: r.format), codecs: configuration.flatMap(DASHCodecString.of) ?? r.format.codec?.rawValue ?? "",
                 bandwidth: seconds > 0 ? Int((Double(bytes) * 8 / seconds).rounded()) : nil,
                 language: Self.tags(of: r.format)?.language, timescale: r.timescale,
-                initialization: options.initialization, segmentName: options.segmentName, segments: segments))
+                initialization: options.initialization, segmentName: options.segmentName, segments: Array(decided[first..<n])))
+            m.representations[k].startNumber = first + 1
+        }
+        if options.window > 0, kind == .dynamic, let r = m.representations.first, let last = r.segments.last {
+            // ffmpeg's: the last segment's length times the window
+            m.timeShiftBufferDepth = MediaTime(value: last.duration * Int64(options.window), timescale: r.timescale)
         }
         return m
     }
@@ -61,7 +67,7 @@ extension DASHWriter {
             file.discard()
             throw error
         }
-        listed = m.representations.map(\.segments.count)
+        listed = m.representations.map { $0.startNumber - 1 + $0.segments.count }
     }
 
     /// After a failure a dynamic stream keeps the MPD in place and the segments it lists (as a

@@ -18,7 +18,8 @@ import MediaGraphCore
 ///
 /// Every file appears only when complete. A static MPD is written once, at the end, when every
 /// segment it lists is in place; a dynamic one after every segment (and made static at the
-/// end). After a failure a dynamic stream keeps its last MPD and the segments it lists; a static
+/// end). With a window (`Options.window`) the MPD lists only the latest segments and older
+/// files are removed as ffmpeg's `-window_size`/`-extra_window_size` remove them. After a failure a dynamic stream keeps its last MPD and the segments it lists; a static
 /// one, or any cancelled one, removes every file it wrote. `outcome` says which.
 ///
 /// Not thread-safe: call it from one thread (the sink node's).
@@ -29,14 +30,26 @@ public final class DASHWriter: MP4TrackWriter, MuxerGroup {
         public var kind: DASHManifest.Kind
         public var initialization: DASHSegmentName
         public var segmentName: DASHSegmentName
+        /// Segments the MPD lists per representation, the latest; 0 lists them all (ffmpeg's
+        /// `-window_size`).
+        public var window: Int
+        /// With a window: segments kept on disk after they leave the MPD, for players still
+        /// fetching them; older ones are removed (ffmpeg's `-extra_window_size`, default 5).
+        public var extraWindow: Int
 
         public init(segmentDuration: Double = 2, kind: DASHManifest.Kind = .static,
-                    initialization: DASHSegmentName = .ffmpegInitialization, segmentName: DASHSegmentName = .ffmpegSegment) {
+                    initialization: DASHSegmentName = .ffmpegInitialization, segmentName: DASHSegmentName = .ffmpegSegment,
+                    window: Int = 0, extraWindow: Int = Options.ffmpegExtraWindow) {
             self.segmentDuration = segmentDuration
             self.kind = kind
             self.initialization = initialization
             self.segmentName = segmentName
+            self.window = window
+            self.extraWindow = extraWindow
         }
+
+        /// ffmpeg's default `-extra_window_size`.
+        public static let ffmpegExtraWindow = 5
     }
 
     /// One track: its muxer and files.
@@ -102,8 +115,10 @@ public final class DASHWriter: MP4TrackWriter, MuxerGroup {
             let s = segmenter.segments(of: id)
             return k < s.count ? s[k].time : 0
         }
-        files.segmentWritten = { [unowned self] in
+        files.segmentWritten = { [unowned self, unowned files] in
             if options.kind == .dynamic { try writeManifest(.dynamic) }
+            // after the MPD that no longer lists them is in place
+            if options.window > 0 { files.removeSegments(upTo: files.segmentPaths.count - options.window - options.extraWindow) }
         }
         order.addTrack(timescale: timescale)
         _ = segmenter.addTrack(isVideo: format.codec?.isVideo ?? false, timescale: timescale)

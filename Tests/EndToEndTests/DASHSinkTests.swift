@@ -334,6 +334,8 @@ import Testing
             ("h264", #""path": "out.m3u8""#, "/out.m3u8' is not an MPD name: expected a file ending in .mpd"),
             ("h264", #""path": "out.mpd", "segment-duration": 0"#, "param 'segment-duration': expected number 0.1…3600, found 0"),
             ("h264", #""path": "out.mpd", "manifest-type": "live""#, #"param 'manifest-type': expected one of "static", "dynamic", found "live""#),
+            ("h264", #""path": "out.mpd", "extra-window-size": 2"#, "param 'extra-window-size': applies to a window (param 'window-size' above 0)"),
+            ("h264", #""path": "out.mpd", "window-size": -1"#, "param 'window-size'"),
             ("h264", #""path": "out.mpd", "media-segment-name": "seg.m4s""#, "param 'media-segment-name': 'seg.m4s' names every segment alike: expected $Number$ or $Time$"),
             ("h264", #""path": "out.mpd", "media-segment-name": "$Number$.m4s""#, "'$Number$.m4s' has no $RepresentationID$, so the 2 representations' files would have the same names"),
             ("h264", #""path": "out.mpd", "init-segment-name": "$RepresentationID$/i.m4s""#, "param 'init-segment-name': '$RepresentationID$/i.m4s' has '/'"),

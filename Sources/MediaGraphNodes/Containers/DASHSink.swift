@@ -12,12 +12,16 @@ public final class DASHSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPrefer
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video representation (H.264, HEVC or VP9); video, video1, … are the representations of one AdaptationSet (a bit-rate ladder), of one picture aspect ratio", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio representation (AAC or Opus); audio, audio1, … of one language share an AdaptationSet, each language has its own", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, segmentDuration, manifestType, initName, mediaName, endParam))
+        params: ParamSpec.list(pathParam, segmentDuration, manifestType, windowSize, extraWindowSize, initName, mediaName, endParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the MPD, a .mpd file; the segments go beside it")
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
                                                doc: "target segment length in seconds, ffmpeg's seg_duration: a segment ends at the first video key frame at least this long after its start; audio ends its segments there too")
     static let manifestType = Param<String>("manifest-type", oneOf: DASHManifest.Kind.allCases.map(\.rawValue), default: "static",
                                             doc: "static: the MPD is written once, complete, at the end; dynamic: a live (dynamic) MPD rewritten after every segment, so a player can follow a running job, made static at the end (what ffmpeg does)")
+    static let windowSize = Param<Int>("window-size", 0...1_000_000, default: 0,
+                                       doc: "how many of the latest segments the MPD lists per representation, from their startNumber (ffmpeg's window_size); 0 lists them all")
+    static let extraWindowSize = Param<Int?>("extra-window-size", 0...1_000_000,
+                                             doc: "with a window-size: segments kept on disk after they leave the MPD, for players still fetching them; older ones are removed (ffmpeg's extra_window_size); default \(DASHWriter.Options.ffmpegExtraWindow), as ffmpeg's")
     static let initName = Param<String>("init-segment-name", default: DASHSegmentName.ffmpegInitialization.template,
                                         doc: "init segment file name template, ffmpeg's init_seg_name: $RepresentationID$ is 0 for the first input connected, 1 for the second, …")
     static let mediaName = Param<String>("media-segment-name", default: DASHSegmentName.ffmpegSegment.template,
@@ -63,9 +67,14 @@ public final class DASHSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPrefer
         if segment.canName(name) {
             throw NodeFailure("param 'media-segment-name': '\(segment)' can give a segment the MPD's name '\(name)': choose names that differ")
         }
+        let window = p[Self.windowSize], extra = p[Self.extraWindowSize]
+        if window == 0 && extra != nil {
+            throw NodeFailure("param 'extra-window-size': applies to a window (param 'window-size' above 0), without which the MPD lists every segment and every file stays; set \"window-size\" or leave 'extra-window-size' out")
+        }
         options = DASHWriter.Options(segmentDuration: p[Self.segmentDuration],
                                      kind: DASHManifest.Kind(rawValue: p[Self.manifestType]) ?? .static,
-                                     initialization: initialization, segmentName: segment)
+                                     initialization: initialization, segmentName: segment,
+                                     window: window, extraWindow: extra ?? DASHWriter.Options.ffmpegExtraWindow)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
     }
 
