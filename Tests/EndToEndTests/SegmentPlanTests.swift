@@ -286,6 +286,7 @@ import Testing
     @Test(arguments: [
         (#""fx": {"type": "fps", "params": {"rate": "10/1"}}"#, "node 'fx' (fps) cannot run in segments"),
         (#""fx": {"type": "reverse"}"#, "node 'fx' (reverse) cannot run in segments: it plays the whole clip backwards"),
+        (#""fx": {"type": "realtime"}"#, "node 'fx' (realtime) cannot run in segments: it paces the run by the wall clock"),
     ])
     func orderDependentFiltersAreRefusedByName(_ node: String, _ message: String) throws {
         let dir = CLI.tempDir()

@@ -19,6 +19,7 @@ public enum SegmentPlanner {
         "concat": "it places its clips one after another on one timeline",
         "transition": "it blends two clips over a stretch of the timeline",
         "reverse": "it plays the whole clip backwards, where a segment would reverse only its own frames, in its own place",
+        "realtime": "it paces the run by the wall clock, as a live feed, which tasks run apart and at once cannot keep",
     ]
     /// Sources of one picture repeated, which every segment reads whole.
     static let stills: Set<String> = ["imagesrc"]
