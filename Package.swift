@@ -64,10 +64,12 @@ let package = Package(
         .systemLibrary(name: "CWebP", pkgConfig: "libwebpmux", providers: [.apt(["libwebp-dev"])]),
         // glyphs for drawtext (FreeType, as ffmpeg's drawtext) and font lookup by name (fontconfig).
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev", "libfontconfig-dev"])]),
+        // ASS/SSA subtitles rendered with libass (as ffmpeg's ass filter), for the `ass` node.
+        .systemLibrary(name: "CASS", pkgConfig: "libass", providers: [.apt(["libass-dev"])]),
         // codecs: thin Swift over libavformat (reading containers), libavcodec, libvpx,
-        // libswscale and libswresample (and FreeType/fontconfig for text).
+        // libswscale and libswresample (and FreeType/fontconfig for text, libass for ASS subtitles).
         .target(name: "MediaGraphCodecs", dependencies: ["MediaGraphCore", "CAVCodec", "CAVFormat", "CSwscale", "CSwresample", "CVPX",
-                                                         "CImageQuant", "CWebP", "CFreeType"]),
+                                                         "CImageQuant", "CWebP", "CFreeType", "CASS"]),
         // mp4: ISO BMFF writer, elementary-stream readers/writers (Annex B, IVF, ADTS), pure Swift.
         .target(name: "MediaGraphMP4", dependencies: ["MediaGraphCore"]),
         // matroska: Matroska/WebM writer beside mp4 (shares its avcC/hvcC records), pure Swift, knows nothing of graphs.

@@ -48,6 +48,7 @@ public enum BuiltinNodes {
         r.add(FadeNode.self)
         r.add(DrawTextNode.self)
         r.add(SubtitlesNode.self)
+        r.add(ASSNode.self)
         r.add(DrawBoxNode.self)
         r.add(UnsharpNode.self)
         r.add(EqNode.self)

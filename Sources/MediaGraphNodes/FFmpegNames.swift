@@ -49,7 +49,6 @@ enum FFmpegNames {
             h[n] = "blur with 'unsharp' and a negative amount (ffmpeg's unsharp), 'frei0r.IIRblur' or 'frei0r.squareblur', or a 'shader'"
         }
         h["sharpen"] = "sharpening is 'unsharp' (ffmpeg's unsharp filter)"
-        h["ass"] = "ffmpeg's ass filter draws ASS/SSA styling with libass; 'subtitles' here burns SubRip and WebVTT cues as plain centred lines"
         h["segment"] = "ffmpeg's segment muxer has no node here: 'hls' and 'dash' cut fragmented-MP4 segments at key frames with a playlist or an MPD, and 'mp4' with \"fragmented\": true writes fragments into one file"
         return h
     }()
