@@ -33,6 +33,13 @@ public final class ASSMessages: @unchecked Sendable {
         }
     }
 
+    /// libass starts some messages with the address of its track ("[0x55d1…]: Warning: …"),
+    /// which says nothing to a person.
+    static func withoutAddress(_ text: String) -> String {
+        guard text.hasPrefix("[0x"), let close = text.firstIndex(of: "]") else { return text }
+        return String(text[text.index(after: close)...].drop { $0 == ":" || $0 == " " })
+    }
+
     /// Installs this as `library`'s message callback; the library must not outlive it.
     func install(on library: OpaquePointer) {
         ass_set_message_cb(library, { level, format, arguments, data in
@@ -41,7 +48,7 @@ public final class ASSMessages: @unchecked Sendable {
             _ = vsnprintf(&line, line.count, format, arguments)
             let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             Unmanaged<ASSMessages>.fromOpaque(data).takeUnretainedValue()
-                .record(level: Int(level), text: text.trimmingCharacters(in: .whitespacesAndNewlines))
+                .record(level: Int(level), text: ASSMessages.withoutAddress(text.trimmingCharacters(in: .whitespacesAndNewlines)))
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 }

@@ -72,11 +72,32 @@ public final class ASSRenderer: @unchecked Sendable {
     /// The events (Dialogue lines) libass read.
     public var eventCount: Int { Int(track.pointee.n_events) }
 
-    /// The events' start and end in milliseconds, as libass read them.
-    public var eventTimes: [(start: Int64, end: Int64)] {
+    /// An event as libass read it: times in milliseconds, its style's index, its text with
+    /// the override tags.
+    public struct Event: Sendable {
+        public var start: Int64, end: Int64
+        public var style: Int
+        public var text: String
+    }
+
+    /// A style's sizes as libass read it: the font size and border in script pixels, the
+    /// scales as fractions (1 is 100%).
+    public struct Style: Sendable {
+        public var fontSize: Double, scaleX: Double, scaleY: Double, outline: Double
+    }
+
+    public var events: [Event] {
         (0..<eventCount).map { k in
             let e = track.pointee.events[k]
-            return (Int64(e.Start), Int64(e.Start) &+ Int64(e.Duration))
+            return Event(start: Int64(e.Start), end: Int64(e.Start) &+ Int64(e.Duration), style: Int(e.Style),
+                         text: e.Text.map { String(cString: $0) } ?? "")
+        }
+    }
+
+    public var styles: [Style] {
+        (0..<Int(track.pointee.n_styles)).map { k in
+            let s = track.pointee.styles[k]
+            return Style(fontSize: s.FontSize, scaleX: s.ScaleX, scaleY: s.ScaleY, outline: s.Outline)
         }
     }
 

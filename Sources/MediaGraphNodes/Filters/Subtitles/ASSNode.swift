@@ -74,6 +74,12 @@ public final class ASSNode: RegisteredNode, VideoNode {
         guard let v = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
         format = v
         colors = [:]
+        let play = script.playResolution
+        let scale = max(Double(v.width) / Double(play.x > 0 ? play.x : 384), Double(v.height) / Double(play.y > 0 ? play.y : 288))
+        let aspect = originalSize.map { Double(v.width) / Double(v.height) / (Double($0.width) / Double($0.height)) } ?? 1
+        do { try ASSRenderBounds.check(script, scale: scale, aspect: aspect) } catch {
+            throw NodeFailure("param 'path' (\(path)): \(error)")
+        }
         script.configure(width: v.width, height: v.height, originalSize: originalSize, shaping: shaping)
         return [inputs[0].format]
     }
