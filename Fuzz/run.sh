@@ -74,6 +74,7 @@ for t in $targets; do
         cp "$root/Fuzz/Seeds/fuzz-ivf/vp9.ivf" "$work/in.ivf"
         cp "$root/Fuzz/Seeds/fuzz-adts/mono.aac" "$work/in.aac"
         cp "$root/Fuzz/Seeds/fuzz-subtitles/crlf-tags.srt" "$work/in.srt"
+        cp "$root/Graphs/media/signs.ass" "$work/in.ass"
     fi
     dict=()
     [ -f "$root/Fuzz/Dictionaries/$t.dict" ] && dict=(-dict="$root/Fuzz/Dictionaries/$t.dict")

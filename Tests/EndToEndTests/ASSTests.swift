@@ -3,7 +3,7 @@ import Testing
 
 /// `ass` against ffmpeg 5.1's `-vf ass=…` (the same libass): every frame byte-equal, on odd and
 /// HD sizes, yuv420p and rgba (and rgba with alpha=1), for a script with two styles, \pos, \an,
-/// colours with alpha, a \fad, italics and bold, borders and shadows and overlapping events; a
+/// colours with alpha, a \fad, italics and bold, borders and shadows, a drawing and overlapping events; a
 /// file that is no script, and scripts that would make libass take gigabytes or minutes, refused
 /// by name; libass's warnings shown with the node.
 @Suite struct ASSTests {
@@ -27,6 +27,7 @@ import Testing
         Dialogue: 0,0:00:00.30,0:00:01.10,Main,,0,0,0,,{\\fad(200,300)}A second line fading\\Nover two rows
         Dialogue: 1,0:00:00.20,0:00:01.00,Sign,,0,0,0,,{\\pos(200,120)\\an7\\c&H3020F0&\\3c&HFFFF00&\\alpha&H30&}Signpost {\\1a&HA0&}see-through
         Dialogue: 0,0:00:00.50,0:00:01.20,Sign,,0,0,0,,{\\an9\\frz15\\bord4\\shad5\\4c&H00FF00&}Top right tilted
+        Dialogue: 0,0:00:00.60,0:00:01.10,Sign,,0,0,0,,{\\pos(500,300)\\p1\\bord2\\1c&H20A020&}m 0 0 l 80 0 80 40 0 40{\\p0}
         """
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -82,6 +83,9 @@ import Testing
         // 110 s and 3.7 GB for one frame in ffmpeg at 640x360
         (header + "Dialogue: 0,0:00:01.00,0:00:02.00,Main,,0,0,0,,{\\fscx100000\\fscy100000\\bord50}Wide\n",
          "the event at 0:00:01.00–0:00:02.00 ('{\\fscx100000\\fscy100000\\bord50}Wide'): its glyphs would be about"),
+        // 100 s and 9.4 GB for one frame in ffmpeg at 640x360
+        (header + "Dialogue: 0,0:00:01.00,0:00:02.00,Main,,0,0,0,,{\\p1\\bord300}m 0 0 l 30000 0 30000 30000 0 30000{\\p0}\n",
+         "its drawing would be about 30600 pixels across"),
         // a relative size grows by 1 + n/10 each time
         (header + "Dialogue: 0,0:00:01.00,0:00:02.00,Sign,,0,0,0,,{\\fs+20\\fs+20\\fs+20\\fs+20\\fs+20}Grow\n", "its glyphs would be about"),
         (header + String(repeating: "Dialogue: 0,0:00:00.00,0:00:03.00,Main,,0,0,0,,line\n", count: 4200),
