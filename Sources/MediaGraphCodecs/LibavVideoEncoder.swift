@@ -1,10 +1,10 @@
 import CAVCodec
 import MediaGraphCore
 
-/// The libavcodec encoder both H264Encoder and HEVCEncoder wrap: opens a codec by name with
-/// ffmpeg-style options, feeds yuv420p or yuv420p10le frames without copying them, and turns
-/// AVPackets into `EncodedPacket`s in Annex B with the parameter sets in front of every key
-/// frame. The input format's colour (range, matrix, primaries, transfer, chroma siting) and
+/// The libavcodec encoder H264Encoder, HEVCEncoder and ProResEncoder wrap: opens a codec by name
+/// with ffmpeg-style options, feeds frames of the pixel formats the caller allows (H.264/HEVC:
+/// yuv420p or yuv420p10le, without copying them), and turns AVPackets into `EncodedPacket`s (for
+/// H.264/HEVC in Annex B with the parameter sets in front of every key frame). The input format's colour (range, matrix, primaries, transfer, chroma siting) and
 /// sample aspect ratio go on the codec context, as ffmpeg's command line sets them from the
 /// decoded stream, so x264/x265 write them into the VUI.
 final class LibavVideoEncoder {
@@ -26,18 +26,32 @@ final class LibavVideoEncoder {
     private(set) var headerUnits: [[UInt8]] = []
     private(set) var packetsOut = 0
     private var flushed = false
+    /// Whether frames go in without a copy: only for encoders that are done with a frame when
+    /// `avcodec_send_frame` returns (x264, x265 copy it). A frame-threaded encoder (prores_ks)
+    /// reads it later on a worker thread, after our planes have gone back to their pool, so
+    /// libavcodec copies it instead.
+    private let borrowsPlanes: Bool
 
+    /// - Parameters:
+    ///   - pixelFormats: the formats the encoder takes (yuv420p, yuv420p10le by default).
+    ///   - parameterSets: whether the codec has H.264/HEVC parameter sets: they are then read
+    ///     from a probe encoder opened with global headers, and put in front of key frames.
+    ///   - borrowsPlanes: see `borrowsPlanes`.
     init(encoderName: String, component: String, options: [(String, String)], format: VideoFormat,
-         timeBase: Rational, frameRate: Rational) throws {
+         timeBase: Rational, frameRate: Rational, pixelFormats: [PixelFormat] = [.yuv420p, .yuv420p10],
+         parameterSets: Bool = true, borrowsPlanes: Bool = true) throws {
         LibraryLog.install()
         self.component = component
         self.width = format.width
         self.height = format.height
         self.pixelFormat = format.pixelFormat
         self.isHEVC = component == "hevc"
-        guard let avFormat = Self.avPixelFormat(format.pixelFormat) else {
-            throw CodecError.setting(component, "pixel format", expected: "yuv420p or yuv420p10le", found: format.pixelFormat.rawValue)
+        self.borrowsPlanes = borrowsPlanes
+        guard pixelFormats.contains(format.pixelFormat) else {
+            throw CodecError.setting(component, "pixel format", expected: pixelFormats.map(\.rawValue).joined(separator: " or "),
+                                     found: format.pixelFormat.rawValue)
         }
+        let avFormat = LibavFormats.avPixelFormat(format.pixelFormat)
         durations = FrameDurations(timeBase: timeBase, frameRate: frameRate)
         guard timeBase.num > 0, timeBase.den > 0, timeBase.num <= Int32.max, timeBase.den <= Int32.max else {
             throw CodecError.setting(component, "timeBase", expected: "a positive rational that fits 32 bits", found: "\(timeBase)")
@@ -57,7 +71,7 @@ final class LibavVideoEncoder {
         // closed again. The encoder that runs has none: x264/x265 then write the parameter sets
         // in front of every key frame themselves, and count their bits in rate control and
         // name repeat-headers in their SEI, exactly as in `ffmpeg -c:v libx264 -f h264`.
-        var probe: UnsafeMutablePointer<AVCodecContext>? = try open(true)
+        var probe: UnsafeMutablePointer<AVCodecContext>? = parameterSets ? try open(true) : nil
         if let probe, let extra = probe.pointee.extradata, probe.pointee.extradata_size > 0 {
             let bytes = UnsafeBufferPointer(start: extra, count: Int(probe.pointee.extradata_size))
             headers = Array(bytes)
@@ -78,11 +92,6 @@ final class LibavVideoEncoder {
         guard borrowedBuffer != nil else {
             throw CodecError(.openFailed, component: component, message: "out of memory allocating a buffer reference")
         }
-    }
-
-    /// libavutil's pixel format for the formats the encoders take.
-    static func avPixelFormat(_ f: PixelFormat) -> AVPixelFormat? {
-        f == .yuv420p || f == .yuv420p10 ? LibavFormats.avPixelFormat(f) : nil
     }
 
     /// Sets what the VUI says about the picture: libavutil's colour enums take the H.273 code
@@ -176,7 +185,7 @@ final class LibavVideoEncoder {
         frame.pointee.linesize.2 = Int32(planes.stride2)
         frame.pointee.pts = pts
         frame.pointee.pict_type = AV_PICTURE_TYPE_NONE
-        frame.pointee.buf.0 = borrowedBuffer
+        frame.pointee.buf.0 = borrowsPlanes ? borrowedBuffer : nil
         let sent = avcodec_send_frame(ctx, frame)
         frame.pointee.buf.0 = nil
         guard sent >= 0 else {

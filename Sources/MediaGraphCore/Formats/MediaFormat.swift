@@ -189,15 +189,20 @@ public struct EncodedVideoFormat: Hashable, Sendable, CustomStringConvertible {
     /// Bits per coded sample as the container states it (0: not said): QuickTime Animation,
     /// Microsoft RLE and other palette or RGB codecs cannot be opened without it.
     public var codedBitsPerSample: Int
+    /// The four-character code that names the coding variant where the codec's packets do not
+    /// (ProRes: `apch` is HQ, `ap4h` 4444 …), as an encoder or a container states it; nil when
+    /// none is known.
+    public var codecTag: String?
 
     public init(codec: Codec, raw: VideoFormat, timeBase: Rational, extradata: [UInt8] = [], storedLayout: String? = nil,
-                codedBitsPerSample: Int = 0) {
+                codedBitsPerSample: Int = 0, codecTag: String? = nil) {
         self.codec = codec
         self.raw = raw
         self.timeBase = timeBase
         self.extradata = extradata
         self.storedLayout = storedLayout
         self.codedBitsPerSample = codedBitsPerSample
+        self.codecTag = codecTag
     }
 
     public init(codec: Codec, width: Int, height: Int, frameRate: Rational, timeBase: Rational) {

@@ -19,6 +19,9 @@ open class VideoEncoderNode: MediaNode {
     open var codec: Codec { .h264 }
     /// Checks the settings for an input format without opening the library.
     open func validate(format: VideoFormat) throws {}
+    /// The four-character code naming the coding variant of frames of `format` (ProRes: its
+    /// profile), for the output format; nil where the packets say it themselves.
+    open func codecTag(for format: VideoFormat) -> String? { nil }
     /// Opens the encoder for frames of `format` with timestamps in `timeBase`.
     open func open(format: VideoFormat, timeBase: Rational) throws -> any VideoEncoder {
         throw NodeFailure("no encoder")
@@ -39,7 +42,7 @@ open class VideoEncoderNode: MediaNode {
         input = v
         do { try validate(format: v) } catch { throw NodeFailure("\(error)") }
         // what decoding the output gives back: the input's picture, colour, aspect, rotation and tags
-        outputFormat = EncodedVideoFormat(codec: codec, raw: v, timeBase: v.timeBase)
+        outputFormat = EncodedVideoFormat(codec: codec, raw: v, timeBase: v.timeBase, codecTag: codecTag(for: v))
         return [.encodedVideo(outputFormat)]
     }
 
