@@ -27,6 +27,22 @@ struct ByteWriter {
         s.withUTF8Buffer { bytes.append(contentsOf: $0.prefix(4)) }
     }
 
+    /// Four ASCII characters known only at run time (a sample description type); other lengths
+    /// are cut or padded with spaces.
+    mutating func fourCC(text s: String) {
+        let b = Array(s.utf8.prefix(4))
+        bytes.append(contentsOf: b + Array(repeating: 0x20, count: 4 - b.count))
+    }
+
+    /// A box whose type is known only at run time.
+    mutating func box(text type: String, _ body: (inout ByteWriter) -> Void) {
+        let start = bytes.count
+        u32(0)
+        fourCC(text: type)
+        body(&self)
+        patchU32(at: start, UInt32(truncatingIfNeeded: bytes.count - start))
+    }
+
     /// A box: size, type, then whatever `body` writes.
     mutating func box(_ type: StaticString, _ body: (inout ByteWriter) -> Void) {
         let start = bytes.count

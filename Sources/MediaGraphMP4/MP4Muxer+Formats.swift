@@ -10,10 +10,11 @@ extension MP4Muxer {
         case .encodedVideo(let f):
             return try addVideoTrack(codec: f.codec, width: f.width, height: f.height,
                                      timescale: Self.timescale(for: f.timeBase), configuration: configuration,
-                                     metadata: MP4TrackMetadata(video: f.raw))
+                                     metadata: MP4TrackMetadata(video: f.raw), codecTag: f.codecTag)
         case .encodedAudio(let f):
             return try addAudioTrack(codec: f.codec, sampleRate: f.sampleRate, channels: f.channels,
-                                     configuration: configuration, metadata: MP4TrackMetadata(audio: f.raw))
+                                     configuration: configuration, metadata: MP4TrackMetadata(audio: f.raw),
+                                     channelLayout: f.raw.channelLayout)
         default:
             throw MP4MuxerError.invalidOption("an MP4 track needs encoded video or audio, not \(format)")
         }

@@ -37,7 +37,8 @@ extension MP4Muxer {
     /// ftyp, then 16 bytes for the mdat header (patched at the end), in the normal layout.
     func writeHeader() throws {
         guard let file else { return }
-        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false, apple: options.appleBrand)
+        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false, apple: options.appleBrand,
+                                 quickTime: options.quickTime)
         try file.write(ftyp)
         mdatHeaderOffset = file.position
         try file.write([UInt8](repeating: 0, count: 16))
@@ -74,12 +75,18 @@ extension MP4Muxer {
             if case .sampleIO = ioFailure(e) { throw ioFailure(e) }
             throw MP4MuxerError.sampleIO(track: t.description.name, sample: t.table.count, e)
         }
-        t.table.add(size: size, pts: s.pts, dts: s.dts, duration: s.duration, isSync: s.isSync || !t.description.isVideo)
+        if let pcm = t.description.pcm {
+            t.table.addFrames(size / (pcm.bytesPerSample * t.description.channels), frameSize: pcm.bytesPerSample * t.description.channels, dts: s.dts)
+        } else {
+            t.table.add(size: size, pts: s.pts, dts: s.dts, duration: s.duration, isSync: s.isSync || !t.description.isVideo)
+        }
         mediaBytes += UInt64(size)
     }
 
     func movieTimescale() -> Int64 {
         if let ts = options.movieTimescale { return ts }
+        // ffmpeg's mov muxer counts a QuickTime movie's time in milliseconds, as QuickTime itself does
+        if options.quickTime { return 1000 }
         var l: Int64 = 1
         for t in tracks {
             guard let n = Rational.lcm(l, t.description.timescale), n <= Int64(Int32.max) else {
@@ -131,13 +138,15 @@ extension MP4Muxer {
         for t in tracks { t.table.close() }
         let mts = movieTimescale()
         let trackSummaries = summaries(movieTimescale: mts, fragmented: false)
-        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false, apple: options.appleBrand)
+        let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: false, apple: options.appleBrand,
+                                 quickTime: options.quickTime)
         let maxOffset = tracks.map(\.table.maxChunkOffset).max() ?? 0
         func moov(_ base: UInt64, _ co64: Bool) -> [UInt8] {
             MovieBox.moov(tracks: trackSummaries, movieTimescale: mts, chunkBase: base, co64: co64,
-                          rotation: options.rotation, fragmented: false, tags: options.tags, chapters: options.chapters)
+                          rotation: options.rotation, fragmented: false, tags: options.tags, chapters: options.chapters,
+                          quickTime: options.quickTime)
         }
-        let mdatHeader = Self.mdatHeader(dataSize: mediaBytes)
+        let mdatHeader = Self.mdatHeader(dataSize: mediaBytes, quickTime: options.quickTime)
         if options.fastStart {
             try finalizeFastStart(media, ftyp: ftyp, mdatHeader: mdatHeader, maxOffset: maxOffset, moov: moov)
         } else {
@@ -193,11 +202,12 @@ extension MP4Muxer {
         try out.closeFile()
     }
 
-    /// 16 bytes: `free` + 32-bit `mdat` when the size fits, else a 64-bit `mdat` header.
-    static func mdatHeader(dataSize: UInt64) -> [UInt8] {
+    /// 16 bytes: `free` + 32-bit `mdat` when the size fits, else a 64-bit `mdat` header. A
+    /// QuickTime movie has a `wide` atom there instead of `free`, as ffmpeg's mov muxer writes it.
+    static func mdatHeader(dataSize: UInt64, quickTime: Bool = false) -> [UInt8] {
         var w = ByteWriter()
         if dataSize + 8 <= UInt64(UInt32.max) {
-            w.u32(8); w.fourCC("free")
+            w.u32(8); if quickTime { w.fourCC("wide") } else { w.fourCC("free") }
             w.u32(UInt32(dataSize + 8)); w.fourCC("mdat")
         } else {
             w.u32(1); w.fourCC("mdat"); w.u64(dataSize + 16)

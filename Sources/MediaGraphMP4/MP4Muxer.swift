@@ -99,6 +99,9 @@ public final class MP4Muxer {
         guard options.fragmentDuration > 0, options.chunkDuration > 0 else {
             throw MP4MuxerError.invalidOption("fragment and chunk durations must be positive")
         }
+        if options.quickTime && options.fragmented {
+            throw MP4MuxerError.invalidOption("a QuickTime movie (.mov) is written whole, not fragmented: name the output .mp4 to fragment it")
+        }
         if let ts = options.movieTimescale, ts <= 0 || ts > Int64(UInt32.max) {
             throw MP4MuxerError.invalidOption("movie timescale \(ts) is not in 1…\(UInt32.max)")
         }
@@ -132,9 +135,10 @@ public final class MP4Muxer {
 
     /// Adds a video track. `timescale` is the unit of the samples' times (e.g. 90000, or a
     /// multiple of the frame rate).
+    /// `codecTag`: the sample description type where the codec's packets do not say it (ProRes).
     public func addVideoTrack(codec: Codec, width: Int, height: Int, timescale: Int64,
                               configuration: CodecConfiguration? = nil,
-                              metadata: MP4TrackMetadata = MP4TrackMetadata()) throws -> MP4TrackID {
+                              metadata: MP4TrackMetadata = MP4TrackMetadata(), codecTag: String? = nil) throws -> MP4TrackID {
         guard codec.isVideo else { throw MP4MuxerError.invalidOption("\(codec) is not a video codec") }
         guard width > 0, height > 0, width <= 0xFFFF, height <= 0xFFFF else {
             throw MP4MuxerError.invalidOption("video size \(width)x\(height) is out of range")
@@ -152,6 +156,7 @@ public final class MP4Muxer {
         d.width = width
         d.height = height
         d.metadata = metadata
+        d.codecTag = codecTag
         return try add(d, configuration)
     }
 
@@ -159,7 +164,8 @@ public final class MP4Muxer {
     /// always decodes at, which its sample entry states).
     public func addAudioTrack(codec: Codec, sampleRate: Int, channels: Int, timescale: Int64? = nil,
                               configuration: CodecConfiguration? = nil,
-                              metadata: MP4TrackMetadata = MP4TrackMetadata()) throws -> MP4TrackID {
+                              metadata: MP4TrackMetadata = MP4TrackMetadata(),
+                              channelLayout: ChannelLayout = .unspecified) throws -> MP4TrackID {
         guard !codec.isVideo else { throw MP4MuxerError.invalidOption("\(codec) is not an audio codec") }
         guard sampleRate > 0, channels > 0 else {
             throw MP4MuxerError.invalidOption("audio \(sampleRate) Hz \(channels) channels is out of range")
@@ -169,6 +175,18 @@ public final class MP4Muxer {
         d.sampleRate = rate
         d.channels = channels
         d.metadata = MP4TrackMetadata(language: metadata.language, creationTime: metadata.creationTime)
+        d.channelLayout = channelLayout
+        if let pcm = QuickTimePCM(codec) {
+            guard options.quickTime else {
+                throw MP4MuxerError.invalidOption("\(d.name): uncompressed sound (\(codec)) is written only into a QuickTime movie (name the output .mov)")
+            }
+            guard sampleRate <= 0xFFFF, channels <= 0xFFFF else {
+                throw MP4MuxerError.invalidOption("\(d.name): \(sampleRate) Hz \(channels) channels; a QuickTime sound description of version 0 or 1 holds at most 65535 Hz and 65535 channels")
+            }
+            d.pcm = pcm
+            // raw samples need no configuration
+            return try add(d, configuration ?? .other(codec, extradata: []))
+        }
         return try add(d, configuration)
     }
 
@@ -176,6 +194,15 @@ public final class MP4Muxer {
         guard state == .idle, !started else { throw MP4MuxerError.invalidState(operation: "add a track", state: state) }
         guard d.timescale > 0, d.timescale <= Int64(UInt32.max) else {
             throw MP4MuxerError.invalidOption("\(d.name): timescale \(d.timescale) is not in 1…\(UInt32.max)")
+        }
+        if options.quickTime, !Self.quickTimeCodecs.contains(d.codec) && d.pcm == nil {
+            throw MP4MuxerError.invalidOption("\(d.name): a QuickTime movie is written with \(Self.quickTimeCodecs.map(\.rawValue).joined(separator: ", ")) or PCM sound; for \(d.codec) name the output .mp4 (or .mkv)")
+        }
+        if !options.quickTime && d.codec == .prores {
+            throw MP4MuxerError.invalidOption("\(d.name): ProRes is written only into a QuickTime movie (name the output .mov)")
+        }
+        if d.codec == .prores, !ProResTags.all.contains(d.codecTag ?? "") {
+            throw MP4MuxerError.invalidOption("\(d.name): a ProRes track needs its profile's four-character code (one of \(ProResTags.all.joined(separator: ", "))), found \(d.codecTag.map { "'\($0)'" } ?? "none"); ProRes from the prores node carries it")
         }
         if let c { try check(c, for: d) }
         tracks.append(Track(d, c))
@@ -202,6 +229,10 @@ public final class MP4Muxer {
         }
         if sample.data.isEmpty {
             throw fail(.invalidSample(track: t.description.name, sample: t.received, reason: "no data"))
+        }
+        if let pcm = t.description.pcm, sample.data.count % (pcm.bytesPerSample * t.description.channels) != 0 {
+            throw fail(.invalidSample(track: t.description.name, sample: t.received,
+                                      reason: "\(sample.data.count) bytes are not whole sample frames of \(pcm.bytesPerSample * t.description.channels) bytes (\(t.description.channels) channels of \(pcm.codec))"))
         }
         // About 194 days in any timescale: far beyond real media, and no arithmetic overflow.
         let limit = t.description.timescale << 24
@@ -362,7 +393,9 @@ public final class MP4Muxer {
         case .aac(let a): ok = d.codec == .aac && a.audioSpecificConfig.count >= 2
         case .opus(let o): ok = d.codec == .opus && (1...255).contains(o.channels) && (0...0xFFFF).contains(o.preSkip)
         case .mp3: ok = d.codec == .mp3
-        case .other: ok = false   // no MP4 sample entry for other codecs
+        case .other(let codec, _):
+            // ProRes and PCM need nothing beyond their sample entry (QuickTime only, checked in `add`)
+            ok = codec == d.codec && (codec == .prores || QuickTimePCM(codec) != nil)
         }
         if !ok {
             throw MP4MuxerError.configurationMismatch(track: d.name, expected: "a complete \(d.codec.rawValue) configuration",

@@ -49,6 +49,20 @@ public struct MP4TrackMetadata: Sendable, Equatable {
         return a
     }
 
+    /// mdhd's language in a QuickTime movie, as ffmpeg's mov muxer writes it: a Macintosh
+    /// language code for the languages that have one (the QuickTime File Format's table; the
+    /// common ones are here), 0x7FFF (unspecified) for "und" or none, else the ISO code packed
+    /// as in MP4, which QuickTime also reads.
+    var quickTimeLanguage: UInt16 {
+        guard let language, language != "und" else { return 0x7FFF }
+        if let mac = Self.macintoshLanguages.firstIndex(of: language) { return UInt16(mac) }
+        return packedLanguage
+    }
+
+    /// Macintosh language codes 0…23 (QuickTime File Format, "Language Code Values"), by ISO 639-2/T code.
+    static let macintoshLanguages = ["eng", "fra", "deu", "ita", "nld", "swe", "spa", "dan", "por", "nor", "heb", "jpn",
+                                     "ara", "fin", "ell", "isl", "mlt", "tur", "hrv", "zho", "urd", "hin", "tha", "kor"]
+
     /// mdhd's language: three 5-bit letters (each minus 0x60), "und" when unknown.
     var packedLanguage: UInt16 {
         let letters = Array((language ?? "und").utf8)

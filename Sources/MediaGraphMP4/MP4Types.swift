@@ -74,6 +74,11 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var tags: MP4Tags?
     /// Chapters, written as the Nero `chpl` box in moov/udta.
     public var chapters: [Chapter] = []
+    /// A QuickTime movie (.mov) as ffmpeg's mov muxer writes one: brand `qt  `, a `wide` atom
+    /// in front of the media, QuickTime handler references, QuickTime sample descriptions
+    /// (ProRes, PCM sound, AAC in a `wave` atom). Tags are not written (QuickTime keeps them
+    /// in a form of its own).
+    public var quickTime = false
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
                 rotation: Int? = nil, movieTimescale: Int64? = nil, forceCo64: Bool = false,
@@ -131,6 +136,12 @@ struct MP4TrackDescription {
     var channels = 0
     var timescale: Int64
     var metadata = MP4TrackMetadata()
+    /// The sample description type the stream's format names (ProRes: its profile's).
+    var codecTag: String?
+    /// Uncompressed sound in a QuickTime movie: one sample per sample frame.
+    var pcm: QuickTimePCM?
+    /// The channel layout of an audio track (QuickTime's `chan`).
+    var channelLayout = ChannelLayout.unspecified
 
     var isVideo: Bool { codec.isVideo }
     var name: String {

@@ -26,9 +26,18 @@ struct TrackSummary {
 enum MovieBox {
     /// - Parameter apple: the iTunes brands (`M4A ` for audio only, `M4V ` with video) in front
     ///   of isom and iso2, without mp41, as ffmpeg's ipod muxer.
-    static func ftyp(codecs: [Codec], fragmented: Bool, apple: Bool = false) -> [UInt8] {
-        let major: StaticString = !apple ? "isom" : codecs.contains(where: \.isVideo) ? "M4V " : "M4A "
+    ///   - quickTime: brand `qt  ` (major and only compatible brand), as ffmpeg's mov muxer.
+    static func ftyp(codecs: [Codec], fragmented: Bool, apple: Bool = false, quickTime: Bool = false) -> [UInt8] {
         var w = ByteWriter()
+        if quickTime {
+            w.box("ftyp") { w in
+                w.fourCC("qt  ")
+                w.u32(0x200)
+                w.fourCC("qt  ")
+            }
+            return w.bytes
+        }
+        let major: StaticString = !apple ? "isom" : codecs.contains(where: \.isVideo) ? "M4V " : "M4A "
         w.box("ftyp") { w in
             w.fourCC(major)
             w.u32(0x200)
@@ -48,7 +57,8 @@ enum MovieBox {
     ///   - rotation: every video track's rotation (nil: each track's own, from its metadata).
     ///   - fragmented: empty sample tables plus mvex/trex.
     static func moov(tracks: [TrackSummary], movieTimescale: Int64, chunkBase: UInt64, co64: Bool,
-                     rotation: Int?, fragmented: Bool, tags: MP4Tags? = nil, chapters: [Chapter] = []) -> [UInt8] {
+                     rotation: Int?, fragmented: Bool, tags: MP4Tags? = nil, chapters: [Chapter] = [],
+                     quickTime: Bool = false) -> [UInt8] {
         var w = ByteWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.count * 12 })
         let movieDuration = fragmented ? 0 : (tracks.map(\.trackDuration).max() ?? 0)
         // The movie was made when its earliest stream was.
@@ -69,7 +79,7 @@ enum MovieBox {
             for t in tracks {
                 trak(&w, t, movieTimescale: movieTimescale, chunkBase: chunkBase, co64: co64,
                      rotation: t.description.isVideo ? (rotation ?? t.description.metadata.rotation ?? 0) : 0,
-                     fragmented: fragmented)
+                     fragmented: fragmented, quickTime: quickTime)
             }
             if fragmented {
                 w.box("mvex") { w in
@@ -84,7 +94,8 @@ enum MovieBox {
             }
             // udta last in moov, as ffmpeg places it (after mvex when fragmented): tags (an empty
             // meta/ilst beside chapters, as ffmpeg always writes one), chapters
-            if !(tags?.isEmpty ?? true) || !chapters.isEmpty {
+            // (QuickTime keeps tags in user data atoms of its own: none are written there)
+            if !quickTime, !(tags?.isEmpty ?? true) || !chapters.isEmpty {
                 w.box("udta") { w in
                     (tags ?? MP4Tags(copying: [:], overrides: nil)).write(&w)
                     NeroChapters.write(chapters, &w)
@@ -95,7 +106,7 @@ enum MovieBox {
     }
 
     private static func trak(_ w: inout ByteWriter, _ t: TrackSummary, movieTimescale: Int64, chunkBase: UInt64,
-                             co64: Bool, rotation: Int, fragmented: Bool) {
+                             co64: Bool, rotation: Int, fragmented: Bool, quickTime: Bool) {
         let d = t.description
         let created = d.metadata.creationTime.map(mp4Time) ?? 0
         w.box("trak") { w in
@@ -132,31 +143,41 @@ enum MovieBox {
                     times(&w, mv1, created)
                     w.u32(UInt32(clamping: d.timescale))
                     if mv1 { w.u64(UInt64(mediaDuration)) } else { w.u32(UInt32(mediaDuration)) }
-                    w.u16(d.metadata.packedLanguage)
+                    w.u16(quickTime ? d.metadata.quickTimeLanguage : d.metadata.packedLanguage)
                     w.u16(0)
                 }
-                w.fullBox("hdlr", version: 0, flags: 0) { w in
-                    w.u32(0)
-                    if d.isVideo { w.fourCC("vide") } else { w.fourCC("soun") }
-                    w.zeros(12)
-                    w.append(Array((d.isVideo ? "VideoHandler" : "SoundHandler").utf8))
-                    w.u8(0)
-                }
+                handler(&w, quickTime ? "mhlr" : nil, d.isVideo ? "vide" : "soun", d.isVideo ? "VideoHandler" : "SoundHandler")
                 w.box("minf") { w in
                     if d.isVideo {
                         w.fullBox("vmhd", version: 0, flags: 1) { $0.zeros(8) }
                     } else {
                         w.fullBox("smhd", version: 0, flags: 0) { $0.zeros(4) }
                     }
+                    // QuickTime names the data handler too (ISO leaves it out)
+                    if quickTime { handler(&w, "dhlr", "url ", "DataHandler") }
                     w.box("dinf") { w in
                         w.fullBox("dref", version: 0, flags: 0) { w in
                             w.u32(1)
                             w.fullBox("url ", version: 0, flags: 1) { _ in }
                         }
                     }
-                    stbl(&w, t, chunkBase: chunkBase, co64: co64)
+                    stbl(&w, t, chunkBase: chunkBase, co64: co64, quickTime: quickTime)
                 }
             }
+        }
+    }
+
+    /// hdlr: ISO's (pre_defined 0, name NUL-terminated) or, with a QuickTime component type
+    /// (`mhlr` media, `dhlr` data handler), QuickTime's, whose name is a Pascal string.
+    private static func handler(_ w: inout ByteWriter, _ component: StaticString?, _ type: StaticString, _ name: String) {
+        w.fullBox("hdlr", version: 0, flags: 0) { w in
+            if let component { w.fourCC(component) } else { w.u32(0) }
+            w.fourCC(type)
+            w.zeros(12)
+            let bytes = Array(name.utf8)
+            if component != nil { w.u8(UInt8(bytes.count)) }
+            w.append(bytes)
+            if component == nil { w.u8(0) }
         }
     }
 
@@ -165,18 +186,25 @@ enum MovieBox {
         w.u32(0x0001_0000) // media_rate 1.0
     }
 
-    private static func stbl(_ w: inout ByteWriter, _ t: TrackSummary, chunkBase: UInt64, co64: Bool) {
+    private static func stbl(_ w: inout ByteWriter, _ t: TrackSummary, chunkBase: UInt64, co64: Bool, quickTime: Bool) {
         let table = t.table
         w.box("stbl") { w in
             w.fullBox("stsd", version: 0, flags: 0) { w in
                 w.u32(1)
-                SampleEntry.write(&w, track: t.description, configuration: t.configuration,
-                                  maxSampleSize: Int(table.maxSampleSize), averageBitrate: t.averageBitrate)
+                if quickTime {
+                    QuickTimeSampleEntry.write(&w, track: t.description, configuration: t.configuration,
+                                               maxSampleSize: Int(table.maxSampleSize), averageBitrate: t.averageBitrate)
+                } else {
+                    SampleEntry.write(&w, track: t.description, configuration: t.configuration,
+                                      maxSampleSize: Int(table.maxSampleSize), averageBitrate: t.averageBitrate)
+                }
             }
             w.fullBox("stts", version: 0, flags: 0) { w in
                 w.u32(UInt32(table.timeRuns.count))
                 for r in table.timeRuns { w.u32(r.count); w.u32(r.delta) }
             }
+            // a .mov has stss before ctts, as ffmpeg's mov muxer orders them
+            if quickTime { syncSamples(&w, table) }
             if table.hasCompositionOffsets {
                 let signed = table.hasNegativeOffsets
                 w.fullBox("ctts", version: signed ? 1 : 0, flags: 0) { w in
@@ -187,12 +215,7 @@ enum MovieBox {
                     }
                 }
             }
-            if !table.allSync {
-                w.fullBox("stss", version: 0, flags: 0) { w in
-                    w.u32(UInt32(table.syncSamples.count))
-                    for s in table.syncSamples { w.u32(s) }
-                }
-            }
+            if !quickTime { syncSamples(&w, table) }
             w.fullBox("stsc", version: 0, flags: 0) { w in
                 var entries: [(UInt32, UInt32)] = []
                 for (i, n) in table.chunkSampleCounts.enumerated() where entries.last?.1 != n {
@@ -202,7 +225,10 @@ enum MovieBox {
                 for e in entries { w.u32(e.0); w.u32(e.1); w.u32(1) }
             }
             w.fullBox("stsz", version: 0, flags: 0) { w in
-                if let first = table.sizes.first, table.sizes.allSatisfy({ $0 == first }) {
+                if let size = table.constantSize {
+                    w.u32(size)
+                    w.u32(UInt32(table.count))
+                } else if let first = table.sizes.first, table.sizes.allSatisfy({ $0 == first }) {
                     w.u32(first)
                     w.u32(UInt32(table.count))
                 } else {
@@ -223,6 +249,15 @@ enum MovieBox {
                 }
             }
             if let groups = RollGroups(codec: t.description.codec, timescale: t.description.timescale, table: table) { groups.write(&w) }
+        }
+    }
+
+    /// stss: the sync samples, when not every sample is one.
+    private static func syncSamples(_ w: inout ByteWriter, _ table: SampleTable) {
+        guard !table.allSync else { return }
+        w.fullBox("stss", version: 0, flags: 0) { w in
+            w.u32(UInt32(table.syncSamples.count))
+            for s in table.syncSamples { w.u32(s) }
         }
     }
 

@@ -81,8 +81,9 @@ enum SampleEntry {
         for s in c.sps.prefix(31) { w.u16(UInt16(s.count)); w.append(s) }
         w.u8(UInt8(min(c.pps.count, 255)))
         for p in c.pps.prefix(255) { w.u16(UInt16(p.count)); w.append(p) }
-        // High profiles carry chroma format and bit depths (ISO/IEC 14496-15 5.3.3.1.2).
-        if [100, 110, 122, 144].contains(c.profileIDC), let first = c.sps.first,
+        // High profiles carry chroma format and bit depths (ISO/IEC 14496-15 5.3.3.1.2): those
+        // whose SPS codes them, High 4:4:4 Predictive (244) among them, as ffmpeg writes it.
+        if [100, 110, 122, 144, 244, 44, 83, 86, 118, 128, 138, 139, 134, 135].contains(c.profileIDC), let first = c.sps.first,
            let sps = try? H264SequenceParameterSet(nal: first) {
             w.u8(0xFC | UInt8(sps.chromaFormatIDC & 3))
             w.u8(0xF8 | UInt8((sps.bitDepthLuma - 8) & 7))
@@ -140,25 +141,31 @@ enum SampleEntry {
                              channels: Int, sampleRate: Int, maxSampleSize: Int, averageBitrate: Int) {
         w.box("mp4a") { w in
             audioFields(&w, channels: channels, sampleRate: sampleRate)
-            w.fullBox("esds", version: 0, flags: 0) { w in
-                let dsiLength = dsi.isEmpty ? 0 : 5 + dsi.count
-                // ES_Descriptor > DecoderConfigDescriptor > DecoderSpecificInfo, SLConfigDescriptor
-                descriptor(&w, tag: 0x03, length: 3 + (5 + 13 + dsiLength) + (5 + 1))
-                w.u16(UInt16(track.id))
-                w.u8(0)
-                descriptor(&w, tag: 0x04, length: 13 + dsiLength)
-                w.u8(objectType)
-                w.u8(0x15) // audio stream
-                w.u24(UInt32(min(maxSampleSize, 0xFF_FFFF)))
-                w.u32(UInt32(clamping: averageBitrate)) // maxBitrate
-                w.u32(UInt32(clamping: averageBitrate))
-                if !dsi.isEmpty {
-                    descriptor(&w, tag: 0x05, length: dsi.count)
-                    w.append(dsi)
-                }
-                descriptor(&w, tag: 0x06, length: 1)
-                w.u8(0x02)
+            esds(&w, track, objectType: objectType, decoderSpecificInfo: dsi, maxSampleSize: maxSampleSize, averageBitrate: averageBitrate)
+        }
+    }
+
+    /// The esds box of an mp4a entry (also inside a QuickTime `wave` atom).
+    static func esds(_ w: inout ByteWriter, _ track: MP4TrackDescription, objectType: UInt8, decoderSpecificInfo dsi: [UInt8],
+                     maxSampleSize: Int, averageBitrate: Int) {
+        w.fullBox("esds", version: 0, flags: 0) { w in
+            let dsiLength = dsi.isEmpty ? 0 : 5 + dsi.count
+            // ES_Descriptor > DecoderConfigDescriptor > DecoderSpecificInfo, SLConfigDescriptor
+            descriptor(&w, tag: 0x03, length: 3 + (5 + 13 + dsiLength) + (5 + 1))
+            w.u16(UInt16(track.id))
+            w.u8(0)
+            descriptor(&w, tag: 0x04, length: 13 + dsiLength)
+            w.u8(objectType)
+            w.u8(0x15) // audio stream
+            w.u24(UInt32(min(maxSampleSize, 0xFF_FFFF)))
+            w.u32(UInt32(clamping: averageBitrate)) // maxBitrate
+            w.u32(UInt32(clamping: averageBitrate))
+            if !dsi.isEmpty {
+                descriptor(&w, tag: 0x05, length: dsi.count)
+                w.append(dsi)
             }
+            descriptor(&w, tag: 0x06, length: 1)
+            w.u8(0x02)
         }
     }
 

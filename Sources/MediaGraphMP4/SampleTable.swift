@@ -23,9 +23,12 @@ struct SampleTable {
     private(set) var totalBytes: UInt64 = 0
     private(set) var maxSampleSize: UInt32 = 0
     private(set) var closed = false
+    /// Samples of one constant size (QuickTime PCM: sample frames), kept as a count only.
+    private(set) var constantSize: UInt32?
+    private var constantCount = 0
 
-    var count: Int { sizes.count }
-    var allSync: Bool { syncSamples.count == sizes.count }
+    var count: Int { sizes.count + constantCount }
+    var allSync: Bool { constantSize != nil || syncSamples.count == sizes.count }
     var hasCompositionOffsets: Bool { offsetRuns.contains { $0.offset != 0 } }
     var hasNegativeOffsets: Bool { offsetRuns.contains { $0.offset < 0 } }
     var maxChunkOffset: UInt64 { chunkOffsets.last ?? 0 }
@@ -66,9 +69,37 @@ struct SampleTable {
         lastDurationHint = duration
     }
 
+    /// Adds `frames` samples of `frameSize` bytes each, one tick apart from `dts` on, to the
+    /// current chunk (QuickTime PCM: a packet of sample frames). Every one is a sync sample.
+    mutating func addFrames(_ frames: Int, frameSize: Int, dts: Int64) {
+        guard frames > 0 else { return }
+        if count == 0 {
+            firstDTS = dts
+        } else {
+            let delta = dts - lastDTS
+            appendDelta(delta)
+            noteEnd(pts: pendingPTS, duration: delta)
+        }
+        for _ in 1..<frames { appendDelta(1) }
+        constantSize = UInt32(truncatingIfNeeded: frameSize)
+        constantCount += frames
+        maxSampleSize = UInt32(truncatingIfNeeded: frameSize)
+        totalBytes += UInt64(frames * frameSize)
+        if let last = offsetRuns.last, last.offset == 0 {
+            offsetRuns[offsetRuns.count - 1].count += UInt32(frames)
+        } else {
+            offsetRuns.append((UInt32(frames), 0))
+        }
+        chunkSampleCounts[chunkSampleCounts.count - 1] += UInt32(frames)
+        minPTS = min(minPTS, dts)
+        pendingPTS = dts + Int64(frames - 1)
+        lastDTS = pendingPTS
+        lastDurationHint = 1
+    }
+
     /// Ends the table: the last sample lasts its own duration, else as long as the one before.
     mutating func close() {
-        guard !closed, !sizes.isEmpty else { return }
+        guard !closed, count > 0 else { return }
         closed = true
         let d = lastDurationHint > 0 ? lastDurationHint : (lastDelta > 0 ? lastDelta : 1)
         appendDelta(d)

@@ -75,11 +75,13 @@ public enum BuiltinNodes {
         // encoders
         r.add(H264EncoderNode.self)
         r.add(HEVCEncoderNode.self)
+        r.add(ProResEncoderNode.self)
         r.add(VP8EncoderNode.self)
         r.add(VP9EncoderNode.self)
         r.add(AACEncoderNode.self)
         r.add(OpusEncoderNode.self)
         r.add(MP3EncoderNode.self)
+        r.add(PCMEncoderNode.self)
         // containers and elementary streams
         r.add(MP4Sink.self)
         r.add(MatroskaSink.self)

@@ -29,7 +29,12 @@ enum FFmpegNames {
         same(["libfdk_aac"], "aac")
         same(["libopus"], "opus")
         same(["libmp3lame"], "mp3")
+        same(["prores_ks", "prores_aw"], "prores")
+        for n in ["pcm_s16le", "pcm_s16be", "pcm_s24le", "pcm_s32le", "pcm_f32le", "pcm_f64le", "pcm_u8"] {
+            h[n] = "ffmpeg's \(n) is the 'pcm' node here with \"codec\": \"\(n)\""
+        }
         same(["ipod", "m4a"], "mp4")
+        h["mov"] = "ffmpeg's mov muxer is the 'mp4' sink here with a .mov path (QuickTime movie)"
         same(["ivf"], "ivfsink")
         same(["adts"], "adtssink")
         same(["rawvideo"], "rawsink")

@@ -6,10 +6,10 @@ import MediaGraphMP4
 /// holding media in memory.
 public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); movie tags (title, artist, …) as ffmpeg writes them; appears at its path only when complete.",
+        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); movie tags (title, artist, …) as ffmpeg writes them. A .mov name writes a QuickTime movie as ffmpeg's mov muxer does: H.264, HEVC, ProRes, AAC and PCM sound (no tags or chapters). Appears at its path only when complete.",
         category: .sink,
-        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "a video track", repeatable: true, optional: true),
-                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "an audio track", repeatable: true, optional: true)],
+        inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9, .prores]), doc: "a video track (ProRes: .mov only)", repeatable: true, optional: true),
+                 PortSpec("audio", .encodedAudio([.aac, .opus, .mp3] + QuickTimePCM.all.map(\.codec)), doc: "an audio track (PCM: .mov only)", repeatable: true, optional: true)],
         params: ParamSpec.list(pathParam, faststart, fragmented, fragmentDuration, rotation, timescale, co64, endParam, metadataParam, ChaptersParam.param))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file")
     static let faststart = Param<Bool>("faststart", default: true, doc: "moov before mdat, for progressive playback")
@@ -40,6 +40,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                   rotation: p[Self.rotation].flatMap { Int($0) },
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64],
                                   appleBrand: ["m4a", "m4v"].contains(Self.fileExtension(path)))
+        options.quickTime = Self.fileExtension(path) == "mov"
         (givenTags, removedTags) = try Self.tags(p[Self.metadataParam])
         givenChapters = try ChaptersParam.chapters(p[ChaptersParam.param])
     }
@@ -77,12 +78,38 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     }
 
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
+        try checkContainer(inputs)
         feed.configure(inputs: inputs)
         // the first input's file tags, as ffmpeg keeps its first input file's, under what the graph sets
         let tags = MP4Tags(copying: MovieMetadata.copiedTags(feed.formats), overrides: givenTags, removing: removedTags)
         options.tags = tags.isEmpty ? nil : tags
         options.chapters = givenChapters ?? MovieMetadata.copiedChapters(feed.formats)
+        if options.quickTime {
+            droppedInQuickTime = (options.tags == nil ? [] : ["tags"]) + (options.chapters.isEmpty ? [] : ["chapters"])
+            options.tags = nil
+            options.chapters = []
+        }
         return []
+    }
+
+    /// What a .mov leaves out (tags, chapters), for the run's notes.
+    var droppedInQuickTime: [String] = []
+
+    /// Codecs the container chosen by the name cannot hold, refused when the graph is checked.
+    func checkContainer(_ inputs: [InputFormat]) throws {
+        for i in inputs {
+            guard let codec = i.format.codec else { continue }
+            let pcm = QuickTimePCM(codec) != nil
+            if !options.quickTime && (codec == .prores || pcm) {
+                throw NodeFailure("input '\(i.port)': \(codec) is written only into a QuickTime movie; name the output .mov (as ffmpeg, which refuses it in .mp4)")
+            }
+            if options.quickTime && !pcm && ![.h264, .hevc, .prores, .aac].contains(codec) {
+                throw NodeFailure("input '\(i.port)': a .mov is written with H.264, HEVC, ProRes, AAC or PCM; \(codec) goes into .mp4 (or the matroska sink's .mkv)")
+            }
+            if options.quickTime && options.fragmented {
+                throw NodeFailure("param 'fragmented': a .mov is written whole; name the output .mp4 to fragment it")
+            }
+        }
     }
 
     public func start() throws {
@@ -98,7 +125,9 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     public func inputEnded(_ input: Int) throws { try feed.inputEnded(input) }
     public var hasEnded: Bool { feed.hasEnded }
     public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { feed.ends(whenInputsEnd: inputsEnd) }
-    public var runNotes: [String] { feed.runNotes }
+    public var runNotes: [String] {
+        feed.runNotes + (droppedInQuickTime.isEmpty ? [] : ["'\(path)': the input's \(droppedInQuickTime.joined(separator: " and ")) are not written into a .mov (QuickTime keeps them in atoms MediaGraph does not write)"])
+    }
     public func finish(output: NodeOutput) throws { try feed.muxer?.finish() }
     public func abort() { feed.muxer?.cancel() }
 }
