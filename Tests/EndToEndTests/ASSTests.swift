@@ -107,7 +107,8 @@ import Testing
         #expect(r.stderr.contains("node 's' (ass): param 'path' (\(dir)/s.ass): ") && r.stderr.contains(message), "\(r.stderr)")
     }
 
-    /// libass's own complaints come out as the node's warnings (without its track's address);
+    /// libass's own complaints come out as the node's warnings (without its track's address),
+    /// those while rendering once each with a count at the end of the run;
     /// a script without events is said to draw nothing; the limits leave real scripts alone.
     @Test func libassWarningsAreTheNodes() throws {
         let dir = CLI.tempDir()
@@ -128,5 +129,10 @@ import Testing
         #expect((e.out + e.stderr).contains("empty.ass: the script has no Dialogue events; nothing is drawn"), "\(e.out) \(e.stderr)")
         let m = try CLI.mediagraph("validate", CLI.writeGraph(graph.replacingOccurrences(of: "PATH", with: "none.ass"), in: dir))
         #expect(m.status == 2 && m.stderr.contains("param 'path' (\(dir)/none.ass): cannot read the file"), "\(m.stderr)")
+        // while rendering: a character no installed font has, said once with a count at the end of the run
+        try (Self.header + "Dialogue: 0,0:00:00.00,0:00:05.00,Main,,0,0,0,,Private \u{10FFFD} use\n").write(toFile: dir + "/glyph.ass", atomically: true, encoding: .utf8)
+        let g = try CLI.mediagraph("run", CLI.writeGraph(graph.replacingOccurrences(of: "PATH", with: "glyph.ass"), in: dir))
+        #expect(g.status == 0, "\(g.stderr)")
+        #expect(g.stderr.contains("node 's' (ass): \(dir)/glyph.ass: libass: fontselect: failed to find any fallback with glyph 0x10FFFD for font: (DejaVu Sans, 400, 0) (5 times)"), "\(g.stderr)")
     }
 }

@@ -21,8 +21,11 @@ public final class ASSMessages: @unchecked Sendable {
     public static let limit = 20
     private let kept = Lock<[Message]>([])
 
-    /// The messages since the last call, oldest first (and forgets them).
+    /// The messages since the last `take`, oldest first (and forgets them).
     public func take() -> [Message] { kept.withLock { m in defer { m = [] }; return m } }
+
+    /// The messages since the last `take`, oldest first (kept).
+    public var current: [Message] { kept.withLock { $0 } }
 
     func record(level: Int, text: String) {
         guard level <= 2, !text.isEmpty else { return }

@@ -37,8 +37,6 @@ public final class ASSNode: RegisteredNode, VideoNode {
     var format: VideoFormat?
     /// The blend colours of the libass colours seen so far (a script has a handful).
     var colors: [UInt32: BlendColor] = [:]
-    /// libass's messages while rendering, gathered for the end of the run.
-    var rendered: [ASSMessages.Message] = []
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
@@ -88,7 +86,6 @@ public final class ASSNode: RegisteredNode, VideoNode {
         guard let format, let time = Self.milliseconds(frame.pts, frame.timeBase) else { return try output.send(consume frame) }
         var images: [ASSRenderer.Image] = []
         script.render(milliseconds: time) { images.append($0) }
-        keep(script.messages.take())
         guard !images.isEmpty else { return try output.send(consume frame) }
         let blends = images.map { blendColor($0.color, format) }
         try output.sendTransformed(consume frame) { src, dst, inPlace in
@@ -124,15 +121,8 @@ public final class ASSNode: RegisteredNode, VideoNode {
         return c
     }
 
-    /// Adds libass's render messages to those kept for the end of the run (bounded as they are).
-    func keep(_ said: [ASSMessages.Message]) {
-        for m in said {
-            if let k = rendered.firstIndex(where: { $0.text == m.text }) { rendered[k].count += m.count }
-            else if rendered.count < ASSMessages.limit { rendered.append(m) }
-        }
-    }
-
+    /// What libass said while rendering (its messages while reading were taken in `init`).
     public var runWarnings: [String] {
-        rendered.map { "\(path): libass: \($0.text)" + ($0.count > 1 ? " (\($0.count) times)" : "") }
+        script.messages.current.map { "\(path): libass: \($0.text)" + ($0.count > 1 ? " (\($0.count) times)" : "") }
     }
 }
