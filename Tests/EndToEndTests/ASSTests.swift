@@ -109,7 +109,7 @@ import Testing
 
     /// libass's own complaints come out as the node's warnings (without its track's address),
     /// those while rendering once each with a count at the end of the run;
-    /// a script without events is said to draw nothing; the limits leave real scripts alone.
+    /// a script without events is said to draw nothing; a missing file or fonts directory is an error.
     @Test func libassWarningsAreTheNodes() throws {
         let dir = CLI.tempDir()
         try (Self.header + "Dialogue: 0,0:00:xx.00,0:00:05.00,Main,,0,0,0,,Bad time\nDialogue: 0,0:00:00.00,0:00:05.00,Nostyle,,0,0,0,,x\n")
@@ -129,6 +129,8 @@ import Testing
         #expect((e.out + e.stderr).contains("empty.ass: the script has no Dialogue events; nothing is drawn"), "\(e.out) \(e.stderr)")
         let m = try CLI.mediagraph("validate", CLI.writeGraph(graph.replacingOccurrences(of: "PATH", with: "none.ass"), in: dir))
         #expect(m.status == 2 && m.stderr.contains("param 'path' (\(dir)/none.ass): cannot read the file"), "\(m.stderr)")
+        let d = try CLI.mediagraph("validate", CLI.writeGraph(graph.replacingOccurrences(of: #""path": "PATH""#, with: #""path": "s.ass", "fonts-dir": "fonts""#), in: dir))
+        #expect(d.status == 2 && d.stderr.contains("param 'fonts-dir' (\(dir)/fonts): expected a directory of font files, found nothing"), "\(d.stderr)")
         // while rendering: a character no installed font has, said once with a count at the end of the run
         try (Self.header + "Dialogue: 0,0:00:00.00,0:00:05.00,Main,,0,0,0,,Private \u{10FFFD} use\n").write(toFile: dir + "/glyph.ass", atomically: true, encoding: .utf8)
         let g = try CLI.mediagraph("run", CLI.writeGraph(graph.replacingOccurrences(of: "PATH", with: "glyph.ass"), in: dir))

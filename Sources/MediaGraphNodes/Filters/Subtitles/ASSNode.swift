@@ -1,3 +1,4 @@
+import Foundation
 import MediaGraphCore
 import MediaGraphKernels
 import MediaGraphCodecs
@@ -45,6 +46,14 @@ public final class ASSNode: RegisteredNode, VideoNode {
         let bytes: [UInt8]
         do { bytes = try SmallFileReader.read(path, limit: Self.fileLimit, regularFileOnly: true) } catch {
             throw NodeFailure("param 'path' (\(path)): \(error.message(for: "subtitle script"))")
+        }
+        // libass passes over a fonts directory it cannot read without a word
+        if let dir = p[Self.fontsDirParam] {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: dir, isDirectory: &isDirectory)
+            guard exists, isDirectory.boolValue else {
+                throw NodeFailure("param 'fonts-dir' (\(dir)): expected a directory of font files, found \(exists ? "a file" : "nothing")")
+            }
         }
         do { script = try ASSRenderer(script: bytes, fontsDir: p[Self.fontsDirParam]) } catch {
             throw NodeFailure("param 'path' (\(path)): \(error)")
