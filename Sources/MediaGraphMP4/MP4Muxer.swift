@@ -180,8 +180,8 @@ public final class MP4Muxer {
             guard options.quickTime else {
                 throw MP4MuxerError.invalidOption("\(d.name): uncompressed sound (\(codec)) is written only into a QuickTime movie (name the output .mov)")
             }
-            guard sampleRate <= 0xFFFF, channels <= 0xFFFF else {
-                throw MP4MuxerError.invalidOption("\(d.name): \(sampleRate) Hz \(channels) channels; a QuickTime sound description of version 0 or 1 holds at most 65535 Hz and 65535 channels")
+            guard channels <= 0xFFFF else {
+                throw MP4MuxerError.invalidOption("\(d.name): \(channels) channels; a QuickTime sound description holds at most 65535")
             }
             d.pcm = pcm
             // raw samples need no configuration

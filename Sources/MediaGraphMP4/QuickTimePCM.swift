@@ -2,8 +2,9 @@ import MediaGraphCore
 
 /// Uncompressed sound in a QuickTime movie: which sample description ffmpeg's mov muxer writes
 /// for each libavcodec PCM codec (16-bit and 8-bit in a version 0 description; wider samples
-/// in version 1, with a `wave` atom that states the byte order), and how big one sample
-/// frame (every channel's sample at one instant) is. In the sample table a PCM sample is one
+/// in version 1, with a `wave` atom that states the byte order; at rates above 65535 Hz, which
+/// the older ones cannot state, `lpcm` in version 2 with Core Audio's format flags), and how big
+/// one sample frame (every channel's sample at one instant) is. In the sample table a PCM sample is one
 /// such frame, of constant size, lasting one tick of the sample rate.
 public struct QuickTimePCM: Hashable, Sendable {
     public let codec: Codec
@@ -11,6 +12,7 @@ public struct QuickTimePCM: Hashable, Sendable {
     public let fourCC: String
     public let bytesPerSample: Int
     public let littleEndian: Bool
+    public let isFloat: Bool
 
     /// Version 1 sound descriptions carry the sizes of the samples (QuickTime File Format,
     /// "Sound Sample Description (Version 1)"); ffmpeg writes them for samples wider than 16 bits.
@@ -31,6 +33,20 @@ public struct QuickTimePCM: Hashable, Sendable {
         self.fourCC = fourCC
         bytesPerSample = bytes
         self.littleEndian = littleEndian
+        isFloat = name.hasPrefix("pcm_f")
+    }
+
+    /// Whether a sound description of version 2 is needed: its rate is a 64-bit float, where
+    /// versions 0 and 1 hold a 16.16 fixed-point rate.
+    static func needsVersion2(sampleRate: Int) -> Bool { sampleRate > 0xFFFF }
+
+    /// Core Audio's LPCM format flags (AudioStreamBasicDescription) that a version 2
+    /// description states: float 1, big-endian 2, signed integer 4, packed 8.
+    var formatFlags: UInt32 {
+        var flags: UInt32 = 8
+        if isFloat { flags |= 1 } else if codec.rawValue != "pcm_u8" { flags |= 4 }
+        if !littleEndian && bytesPerSample > 1 { flags |= 2 }
+        return flags
     }
 
     /// The description of a PCM codec; nil for any other codec.

@@ -95,6 +95,10 @@ enum QuickTimeSampleEntry {
     /// Uncompressed sound: 16- and 8-bit samples in a version 0 description, wider ones in
     /// version 1 with the sample sizes and a `wave` atom stating the byte order (`enda`).
     private static func pcm(_ w: inout ByteWriter, _ track: MP4TrackDescription, _ pcm: QuickTimePCM) {
+        if QuickTimePCM.needsVersion2(sampleRate: track.sampleRate) {
+            lpcm(&w, track, pcm)
+            return
+        }
         w.box(text: pcm.fourCC) { w in
             soundFields(&w, version: pcm.version1 ? 1 : 0, channels: track.channels,
                         sampleSize: pcm.bytesPerSample == 1 ? 8 : 16, compressionID: 0, sampleRate: track.sampleRate)
@@ -109,6 +113,26 @@ enum QuickTimeSampleEntry {
                     terminator(&w)
                 }
             }
+            chan(&w, track)
+        }
+    }
+
+    /// Sound description version 2 (QuickTime File Format, "Sound Sample Description (Version
+    /// 2)"), `lpcm`, as ffmpeg writes it for rates above 65535 Hz: the fixed fields say 3
+    /// channels, 16 bits, compression ID −2 and rate 1.0, then the size of the struct (72), the
+    /// rate as a 64-bit float, channels, 0x7F000000, bits per channel, the format flags, bytes
+    /// per frame and 1 frame per packet.
+    private static func lpcm(_ w: inout ByteWriter, _ track: MP4TrackDescription, _ pcm: QuickTimePCM) {
+        w.box("lpcm") { w in
+            soundFields(&w, version: 2, channels: 3, sampleSize: 16, compressionID: 0xFFFE, sampleRate: 1)
+            w.u32(72)
+            w.u64(Double(track.sampleRate).bitPattern)
+            w.u32(UInt32(track.channels))
+            w.u32(0x7F00_0000)
+            w.u32(UInt32(pcm.bytesPerSample * 8))
+            w.u32(pcm.formatFlags)
+            w.u32(UInt32(pcm.bytesPerSample * track.channels))
+            w.u32(1)
             chan(&w, track)
         }
     }

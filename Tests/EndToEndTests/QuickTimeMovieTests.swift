@@ -8,19 +8,21 @@ import Testing
 /// encode, the sample descriptions byte for byte ffmpeg's (its compressor name aside), and the
 /// whole file byte for byte what ffmpeg's `-c copy -f mov -fflags +bitexact` remux of it writes.
 @Suite struct QuickTimeMovieTests {
-    /// Every ProRes profile once, each with another PCM codec.
-    static let cases: [(profile: String, number: Int, pixelFormat: String, pcm: String)] = [
-        ("proxy", 0, "yuv422p10le", "pcm_s16le"), ("lt", 1, "yuv422p10le", "pcm_s24le"),
-        ("standard", 2, "yuv422p10le", "pcm_s32le"), ("hq", 3, "yuv422p10le", "pcm_f32le"),
-        ("4444", 4, "yuv444p10le", "pcm_s16be"), ("4444xq", 5, "yuv444p10le", "pcm_u8"),
+    /// Every ProRes profile once, each with another PCM codec; 96 kHz sound takes a version 2
+    /// description (lpcm).
+    static let cases: [(profile: String, number: Int, pixelFormat: String, pcm: String, rate: Int)] = [
+        ("proxy", 0, "yuv422p10le", "pcm_s16le", 48000), ("lt", 1, "yuv422p10le", "pcm_s24le", 48000),
+        ("standard", 2, "yuv422p10le", "pcm_s32le", 48000), ("hq", 3, "yuv422p10le", "pcm_f32le", 48000),
+        ("4444", 4, "yuv444p10le", "pcm_s16be", 48000), ("4444xq", 5, "yuv444p10le", "pcm_u8", 48000),
+        ("hq", 3, "yuv422p10le", "pcm_s24le", 96000), ("lt", 1, "yuv422p10le", "pcm_f32le", 96000),
     ]
 
     /// ffmpeg's source: 10 frames of testsrc in `pixelFormat`, and a stereo tone in 1024-sample
     /// packets, as raw video and PCM in NUT.
-    static func source(_ dir: String, pixelFormat: String) throws -> String {
+    static func source(_ dir: String, pixelFormat: String, sampleRate: Int = 48000) throws -> String {
         let path = dir + "/src.nut"
         let r = try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=0.4",
-                                       "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000:duration=0.4",
+                                       "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate):duration=0.4",
                                        "-pix_fmt", pixelFormat, "-c:v", "rawvideo", "-ac", "2", "-c:a", "pcm_s16le", path])
         try #require(r.status == 0, "\(r.stderr)")
         return path
@@ -30,7 +32,7 @@ import Testing
     func proresAndPCMAreFFmpegsMovie(_ index: Int) throws {
         let c = Self.cases[index]
         let dir = CLI.tempDir()
-        let src = try Self.source(dir, pixelFormat: c.pixelFormat)
+        let src = try Self.source(dir, pixelFormat: c.pixelFormat, sampleRate: c.rate)
         try MovieTagsMedia.run("""
         { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(src)" } },
                      "tag": { "type": "setparams", "params": { "range": "limited", "matrix": "bt709", "primaries": "bt709", "transfer": "bt709" } },
