@@ -6,10 +6,16 @@ import MediaGraphCore
 /// Normal (non-fragmented) layout: chunks interleaved by decode time, moov at the end or, with
 /// fast start, before the media, then the atomic rename.
 extension MP4Muxer {
-    /// Whether a sample of `t` at `dts` may still join the chunk that began at `chunkStart`.
+    /// Whether a sample of `t` at `dts` may still join the chunk that began at `chunkStart`. In a
+    /// QuickTime movie a chunk is bounded by size instead, as ffmpeg's mov muxer merges a run of
+    /// one track's samples while it stays under 1 MiB, so that its chunk tables are ffmpeg's.
     func within(_ t: Track, _ chunkStart: Int64, _ dts: Int64) -> Bool {
-        Double(dts - chunkStart) < options.chunkDuration * Double(t.description.timescale)
+        if options.quickTime { return chunkBytes + t.headSample.data.count < Self.quickTimeChunkBytes }
+        return Double(dts - chunkStart) < options.chunkDuration * Double(t.description.timescale)
     }
+
+    /// ffmpeg's mov muxer's largest chunk (a chunk stays below it).
+    static let quickTimeChunkBytes = 1 << 20
 
     /// Writes queued samples in decode-time order across tracks, each as soon as every unfinished
     /// track has a sample queued (so nothing later can come before it), as ffmpeg's interleaver
@@ -66,6 +72,7 @@ extension MP4Muxer {
             t.table.startChunk(at: mediaBytes)
             chunkTrack = i
             chunkStartDTS = s.dts
+            chunkBytes = 0
         }
         let size: Int
         do {
@@ -81,6 +88,7 @@ extension MP4Muxer {
             t.table.add(size: size, pts: s.pts, dts: s.dts, duration: s.duration, isSync: s.isSync || !t.description.isVideo)
         }
         mediaBytes += UInt64(size)
+        chunkBytes += size
     }
 
     func movieTimescale() -> Int64 {

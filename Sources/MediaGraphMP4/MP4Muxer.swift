@@ -40,6 +40,8 @@ public final class MP4Muxer {
     var mediaBytes: UInt64 = 0
     var chunkTrack: Int?
     var chunkStartDTS: Int64 = 0
+    /// Bytes in the chunk being written (a QuickTime movie's chunks are bounded by size).
+    var chunkBytes = 0
     var scratch: [UInt8] = []
     // fragmented mode
     var leadTrack = 0

@@ -65,7 +65,8 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var movieTimescale: Int64?
     /// Writes 64-bit chunk offsets (co64) even when 32 bits would do.
     public var forceCo64: Bool
-    /// Longest run of one track's consecutive samples written as one chunk, in seconds.
+    /// Longest run of one track's consecutive samples written as one chunk, in seconds (in a
+    /// QuickTime movie a chunk is instead kept under 1 MiB, as ffmpeg's mov muxer keeps it).
     public var chunkDuration: Double
     /// The iTunes file type (major brand `M4A ` for audio only, `M4V ` with video), what ffmpeg's
     /// ipod muxer writes for a .m4a or .m4v name; otherwise `isom`.

@@ -74,6 +74,23 @@ import Testing
         #expect(try Self.packetHashes(plain, "v") == Self.packetHashes(ours, "v"))
     }
 
+    /// A movie of ProRes alone, whose frames come in one long run: its chunks are kept under
+    /// 1 MiB as ffmpeg's mov muxer keeps them, so its remux is the same file byte for byte.
+    @Test func proresAloneIsChunkedAsFFmpegChunksIt() throws {
+        let dir = CLI.tempDir()
+        try MovieTagsMedia.run("""
+        { "nodes": { "src": { "type": "testsrc", "params": { "width": 1280, "height": 720, "frames": 60 } },
+                     "enc": { "type": "prores", "params": { "profile": "hq" } },
+                     "mux": { "type": "mp4", "params": { "path": "alone.mov", "faststart": false } } },
+          "chains": [["src", "enc", "mux.video"]] }
+        """, in: dir)
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", dir + "/alone.mov", "-c", "copy", "-f", "mov", "-fflags", "+bitexact", dir + "/remux.mov"])
+        try #require(r.status == 0, "\(r.stderr)")
+        let ours = FileManager.default.contents(atPath: dir + "/alone.mov") ?? Data()
+        #expect(ours.count > 2 << 20 && ours == FileManager.default.contents(atPath: dir + "/remux.mov"),
+                "ours \(ours.count) bytes, ffmpeg's remux \(FileManager.default.contents(atPath: dir + "/remux.mov")?.count ?? 0)")
+    }
+
     /// H.264 and AAC copied from an MP4 into a .mov: ffmpeg's `-c copy out.mov`, byte for byte
     /// but for the compressor name, which ffmpeg copies from the source's (MediaGraph's file
     /// reader does not pass it on).
