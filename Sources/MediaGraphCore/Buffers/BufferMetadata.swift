@@ -58,6 +58,8 @@ public struct BufferMetadata: Sendable, Hashable {
     /// AV_PKT_DATA_PALETTE), where the container gives it apart from the packet's bytes (AVI and
     /// MOV, with a stream's first packet). A decoder passes it on to libavcodec. nil otherwise.
     public var palette: [UInt8]?
+    /// On a WebVTT cue: its identifier and settings (nil when it has neither).
+    public var webVTT: WebVTTCueExtras?
 
     /// "No timestamp" (as AV_NOPTS_VALUE).
     public static let noTime = Int64.min

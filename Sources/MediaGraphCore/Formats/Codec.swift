@@ -46,5 +46,6 @@ public struct Codec: Hashable, Sendable, CustomStringConvertible {
 
     /// The codecs MediaGraph's nodes name.
     public static let known: [Codec] = [.h264, .hevc, .vp8, .vp9, .av1, .mpeg4, .mpeg2video, .mjpeg, .prores,
-                                        .aac, .opus, .mp3, .flac, .vorbis, .ac3, .eac3]
+                                        .aac, .opus, .mp3, .flac, .vorbis, .ac3, .eac3,
+                                        .subrip, .ass, .ssa, .webvtt, .movText]
 }

@@ -277,6 +277,8 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
     case audio(AudioFormat)
     case encodedVideo(EncodedVideoFormat)
     case encodedAudio(EncodedAudioFormat)
+    /// Encoded text subtitles: one cue per packet.
+    case subtitle(SubtitleFormat)
 
     public var description: String {
         switch self {
@@ -284,6 +286,7 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
         case .audio(let f): return f.description
         case .encodedVideo(let f): return f.description
         case .encodedAudio(let f): return f.description
+        case .subtitle(let f): return f.description
         }
     }
 
@@ -296,9 +299,11 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
         }
     }
     public var audio: AudioFormat? { if case .audio(let f) = self { return f } else { return nil } }
+    public var subtitle: SubtitleFormat? { if case .subtitle(let f) = self { return f } else { return nil } }
+    /// Packets of a codec (video, audio or subtitles).
     public var isEncoded: Bool {
         switch self {
-        case .encodedVideo, .encodedAudio: return true
+        case .encodedVideo, .encodedAudio, .subtitle: return true
         default: return false
         }
     }
@@ -307,6 +312,7 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .encodedVideo(let f): return f.codec
         case .encodedAudio(let f): return f.codec
+        case .subtitle(let f): return f.codec
         default: return nil
         }
     }
@@ -317,6 +323,7 @@ public enum MediaFormat: Hashable, Sendable, CustomStringConvertible {
         case .audio(let f): return f.tags
         case .encodedVideo(let f): return f.raw.tags
         case .encodedAudio(let f): return f.raw.tags
+        case .subtitle(let f): return f.tags
         }
     }
 }

@@ -49,6 +49,15 @@ public enum MediaLimits {
     /// Largest audio sample rate read from a file (the highest rate of DXD/DSD-style PCM).
     public static let maxSampleRate = 768_000
 
+    /// Largest subtitle packet (one cue's text or ASS event line): a cue that fills a screen is a
+    /// few kilobytes; 1 MiB leaves room for long styled karaoke lines without letting a hostile
+    /// file make every buffered cue large.
+    public static let maxSubtitlePacketSize = 1 << 20
+
+    /// Largest subtitle header (ASS script info and styles, a WebVTT header): files with
+    /// hundreds of styles stay far below 4 MiB.
+    public static let maxSubtitleHeaderSize = 4 << 20
+
     /// Why a frame size is not accepted ("width 99999 is above the limit of 16384"), or nil
     /// when it is within the limits.
     public static func frameSizeProblem(width: Int, height: Int) -> String? {

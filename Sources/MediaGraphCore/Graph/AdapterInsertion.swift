@@ -149,6 +149,7 @@ extension GraphInstantiation {
         case .audio(let a): return "\(a.sampleFormat) \(a.sampleRate)Hz \(a.channels)ch"
         case .encodedVideo(let e): return "\(e.codec) \(e.width)x\(e.height)"
         case .encodedAudio(let e): return "\(e.codec) \(e.sampleRate)Hz \(e.channels)ch"
+        case .subtitle(let s): return "\(s.codec) subtitles"
         }
     }
 }

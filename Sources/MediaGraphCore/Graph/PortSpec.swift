@@ -7,6 +7,8 @@ public enum FormatCaps: Sendable, CustomStringConvertible {
     case encodedAudio([Codec])
     /// Encoded video or audio of these codecs (a muxer input).
     case encoded([Codec])
+    /// Text subtitle packets of these codecs.
+    case subtitle([Codec])
     /// Anything (a null sink, a hash sink of raw frames and packets).
     case any
 
@@ -21,6 +23,7 @@ public enum FormatCaps: Sendable, CustomStringConvertible {
         case (.encodedAudio(let c), .encodedAudio(let e)): return c.contains(e.codec)
         case (.encoded(let c), .encodedVideo(let e)): return c.contains(e.codec)
         case (.encoded(let c), .encodedAudio(let e)): return c.contains(e.codec)
+        case (.subtitle(let c), .subtitle(let s)): return c.contains(s.codec)
         default: return false
         }
     }
@@ -32,6 +35,7 @@ public enum FormatCaps: Sendable, CustomStringConvertible {
         case .encodedVideo(let c): return "video/" + c.map(\.rawValue).joined(separator: "|")
         case .encodedAudio(let c): return "audio/" + c.map(\.rawValue).joined(separator: "|")
         case .encoded(let c): return "encoded " + c.map(\.rawValue).joined(separator: "|")
+        case .subtitle(let c): return "subtitle/" + c.map(\.rawValue).joined(separator: "|")
         case .any: return "any"
         }
     }
@@ -72,7 +76,7 @@ extension FormatCaps {
         switch self {
         case .video: return .rawVideo
         case .audio: return .rawAudio
-        case .encodedVideo, .encodedAudio, .encoded: return .packets
+        case .encodedVideo, .encodedAudio, .encoded, .subtitle: return .packets
         case .any: return nil
         }
     }
@@ -82,7 +86,16 @@ extension FormatCaps {
         switch self {
         case .video, .encodedVideo: return true
         case .audio, .encodedAudio: return false
-        case .encoded, .any: return nil
+        case .encoded, .subtitle, .any: return nil
+        }
+    }
+
+    /// Whether the buffers are subtitles (true), pictures or sound (false) or any (nil).
+    var isSubtitle: Bool? {
+        switch self {
+        case .subtitle: return true
+        case .video, .encodedVideo, .audio, .encodedAudio, .encoded: return false
+        case .any: return nil
         }
     }
 
@@ -94,6 +107,7 @@ extension FormatCaps {
         case .encodedVideo: return "video packets"
         case .encodedAudio: return "audio packets"
         case .encoded: return "packets"
+        case .subtitle: return "subtitle packets"
         case .any: return "any"
         }
     }
@@ -104,6 +118,8 @@ extension FormatCaps {
     /// inserted.
     public func cannotFeed(_ input: FormatCaps) -> Bool {
         if let a = isVideo, let b = input.isVideo, a != b { return true }
+        // subtitles are neither pictures nor sound, and no decoder turns them into either
+        if let a = isSubtitle, let b = input.isSubtitle, a != b { return true }
         if let a = payloadKind, let b = input.payloadKind, a != .packets, b == .packets { return true }
         return false
     }
