@@ -116,17 +116,18 @@ import Testing
         #expect(text.out.contains("rotated 90°, language jpn"), "\(text.out)")
     }
 
-    @Test func subtitlesAreListedWithoutAPort() throws {
+    /// A text subtitle stream (mov_text here) gets a port, named like the others.
+    @Test func textSubtitlesGetAPort() throws {
         let dir = CLI.tempDir()
         let srt = dir + "/s.srt"
         try "1\n00:00:00,000 --> 00:00:00,500\nhello\n".write(toFile: srt, atomically: true, encoding: .utf8)
         try FileSourceTests.ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x120:rate=25", "-i", srt, "-t", "0.5", "-map", "0", "-map", "1",
                                     "-c:v", "libx264", "-c:s", "mov_text", dir + "/in.mp4"])
         let text = try CLI.mediagraph("probe", dir + "/in.mp4")
-        #expect(text.out.contains("  -        stream 1: subtitle mov_text"), "\(text.out)")
-        #expect(text.out.contains("(no port: subtitle streams are listed, not offered as ports)"), "\(text.out)")
+        #expect(text.out.contains("  subtitle  stream 1: subtitle mov_text"), "\(text.out)")
+        #expect(!text.out.contains("no port"), "\(text.out)")
         let v = (try Self.probeJSON(dir + "/in.mp4")["streams"] as? [[String: Any]]) ?? []
-        #expect(v.count == 2 && v[1]["port"] is NSNull)
+        #expect(v.count == 2 && v[1]["port"] as? String == "subtitle", "\(v)")
     }
 
     @Test func unreadableFilesExitWith2() throws {

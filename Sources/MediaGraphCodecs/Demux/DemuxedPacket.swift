@@ -27,6 +27,8 @@ public struct DemuxedPacket: Sendable {
     /// when it changes — and as `Demuxer` gives it again on the first packet after a seek. nil on
     /// every other packet (no allocation).
     public var palette: [UInt8]? = nil
+    /// A WebVTT cue's identifier and settings (nil on every other packet).
+    public var webVTT: WebVTTCueExtras? = nil
 
     public static let noTime = Int64.min
 }

@@ -209,6 +209,15 @@ public final class Demuxer {
         if let side = av_packet_get_side_data(pkt, AV_PKT_DATA_PALETTE, &size), size > 0 {
             palette = Array(UnsafeBufferPointer(start: side, count: min(size, Int(AVPALETTE_SIZE))))
         }
+        var webVTT: WebVTTCueExtras?
+        func side(_ type: AVPacketSideDataType) -> [UInt8] {
+            var n: Int = 0
+            guard let d = av_packet_get_side_data(pkt, type, &n), n > 0 else { return [] }
+            // a cue's identifier and settings are one line each: bounded like the cue itself
+            return Array(UnsafeBufferPointer(start: d, count: min(n, MediaLimits.maxSubtitlePacketSize)))
+        }
+        let vtt = WebVTTCueExtras(identifier: side(AV_PKT_DATA_WEBVTT_IDENTIFIER), settings: side(AV_PKT_DATA_WEBVTT_SETTINGS))
+        if !vtt.isEmpty { webVTT = vtt }
         let bytes = Demuxer.takeBytes(pkt)
         var samples: Int32 = 0
         if p.stream_index >= 0, p.stream_index < ctx.pointee.nb_streams, let par = ctx.pointee.streams[Int(p.stream_index)]?.pointee.codecpar,
@@ -218,7 +227,7 @@ public final class Demuxer {
         return DemuxedPacket(streamIndex: Int(p.stream_index), bytes: bytes, pts: p.pts, dts: p.dts, duration: p.duration,
                              isKeyFrame: p.flags & AV_PKT_FLAG_KEY != 0, isCorrupt: p.flags & AV_PKT_FLAG_CORRUPT != 0,
                              isDiscarded: p.flags & AV_PKT_FLAG_DISCARD != 0, skipStart: skipStart, skipEnd: skipEnd,
-                             sampleCount: Int(max(0, samples)), position: p.pos, palette: palette)
+                             sampleCount: Int(max(0, samples)), position: p.pos, palette: palette, webVTT: webVTT)
     }
 
     /// The packet's payload without a copy: its reference-counted buffer is taken out of the

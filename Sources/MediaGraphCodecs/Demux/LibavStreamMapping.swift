@@ -39,6 +39,7 @@ enum LibavStreamMapping {
         s.title = s.tags["title"]
         s.creationTime = s.tags["creation_time"].flatMap(CreationTime.parse)
         s.isDefault = st.pointee.disposition & AV_DISPOSITION_DEFAULT != 0
+        s.isForced = st.pointee.disposition & AV_DISPOSITION_FORCED != 0
         s.isAttachedPicture = st.pointee.disposition & AV_DISPOSITION_ATTACHED_PIC != 0
 
         switch kind {

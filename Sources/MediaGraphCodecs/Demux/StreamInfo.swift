@@ -74,6 +74,8 @@ public struct StreamInfo: Sendable {
     /// Seconds since 1970 of the creation_time tag.
     public var creationTime: Int64?
     public var isDefault: Bool
+    /// Shown even when subtitles are off (libavformat's forced disposition).
+    public var isForced = false
     /// A cover image (MP3/M4A artwork), not a moving picture.
     public var isAttachedPicture: Bool
 
@@ -156,6 +158,11 @@ public struct StreamInfo: Sendable {
     }
 
     public var streamTags: StreamTags { StreamTags(language: language, title: title, creationTime: creationTime) }
+
+    /// What a text subtitle stream's packets are, with the stream's time base.
+    public var subtitleFormat: SubtitleFormat {
+        SubtitleFormat(codec: codec, timeBase: timeBase, extradata: extradata, tags: streamTags, isDefault: isDefault, isForced: isForced)
+    }
 
     /// What decoding this video stream yields: size, pixel format, colour, aspect, rotation,
     /// tags, with the stream's time base.

@@ -18,12 +18,14 @@ import MediaGraphMP4
 public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
     public static let typeInfo = NodeTypeInfo(
         name: "filesrc",
-        doc: "Reads a media file with libavformat (MP4/MOV, Matroska/WebM, MPEG-TS, AVI, FLV, Ogg, MP3, WAV, ADTS, Annex B, IVF, Y4M, …): one port per video and audio stream (video, video1, …, audio, audio1, …; also streamN and audio_eng). Connected to a muxer a stream is copied; connected to a node that takes raw media it is decoded. start/end/duration trim (Docs/inputs.md).",
+        doc: "Reads a media file with libavformat (MP4/MOV, Matroska/WebM, MPEG-TS, AVI, FLV, Ogg, MP3, WAV, ADTS, Annex B, IVF, Y4M, .srt/.vtt/.ass, …): one port per video, audio and text subtitle stream (video, video1, …, audio, audio1, …, subtitle, subtitle1, …; also streamN, audio_eng and subtitle_eng). Connected to a muxer a stream is copied; connected to a node that takes raw media it is decoded. start/end/duration trim (Docs/inputs.md).",
         category: .source,
         outputs: [PortSpec("video", .encodedVideo(Codec.known.filter { $0.kind == .video }),
                            doc: "a video stream, in its own codec (any libavcodec knows)", repeatable: true),
                   PortSpec("audio", .encodedAudio(Codec.known.filter { $0.kind == .audio }),
-                           doc: "an audio stream, in its own codec (any libavcodec knows)", repeatable: true)],
+                           doc: "an audio stream, in its own codec (any libavcodec knows)", repeatable: true),
+                  PortSpec("subtitle", .subtitle(SubtitleFormat.textCodecs),
+                           doc: "a text subtitle stream (SubRip, ASS/SSA, WebVTT, mov_text): one cue per packet, its end at pts + duration", repeatable: true)],
         params: ParamSpec.list(pathParam, startParam, endParam, durationParam, segmentStartParam, segmentEndParam, errorsParam, probeSizeParam, probeDurationParam))
     static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "the media file")
     static let startParam = Param<TimeValue?>.time(
@@ -309,6 +311,14 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         }
         duration = min(max(0, duration), limit)
         if outOfRange([pts, dts]) { return try refuse() }
+        let isSubtitle = info.kind == .subtitle
+        if isSubtitle && p.bytes.count > MediaLimits.maxSubtitlePacketSize {
+            if !skipErrors {
+                throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) at \(clock(pts, outTB)): a subtitle packet of \(p.bytes.count) bytes is above the limit of \(MediaLimits.maxSubtitlePacketSize); with 'errors' set to 'skip', such cues are left out")
+            }
+            s.skipped += 1
+            return
+        }
         if p.bytes.count > MediaLimits.maxAccessUnitSize {
             throw NodeFailure("'\(path)': stream '\(s.name)' (stream \(info.index), \(info.codec)) at \(clock(pts, outTB)): a packet of \(p.bytes.count) bytes is above the limit of \(MediaLimits.maxAccessUnitSize)")
         }
@@ -330,14 +340,15 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
             flags.insert(.endOfPresentation)
             if demuxer.container.formatName != "ogg" && duration > Int64(p.skipEnd) { padding = Int64(p.skipEnd) }
         }
-        if let end = s.end, pts < end, pts + duration - padding >= end {
+        if let end = s.end, pts < end, pts + duration - padding >= end, !isSubtitle {
             // the picture or samples that reach the end: presentation stops within this packet
             duration = end - pts
             padding = 0
             flags.insert(.endOfPresentation)
         }
         jumps?.follow(dts: &dts, pts: &pts, previous: s.lastDTS)
-        if let last = s.lastDTS {
+        if let last = s.lastDTS, !isSubtitle {
+            // cues are sparse: a gap between them is no discontinuity
             let gap = dts - (last + s.lastDuration)
             if dts < last || gap > s.oneSecond { flags.insert(.discontinuity) }
         }
@@ -350,9 +361,10 @@ public final class FileSource: SourceNode, RegisteredNode, DynamicOutputs {
         s.reached = max(s.reached ?? pts, pts + max(0, duration))
         if s.firstRead == nil { s.firstRead = pts }
 
-        let metadata = BufferMetadata(format: s.description.format, pts: pts, dts: dts, duration: max(0, duration),
+        var metadata = BufferMetadata(format: s.description.format, pts: pts, dts: dts, duration: max(0, duration),
                                       timeBase: outTB, flags: flags, codecConfiguration: s.description.configuration,
                                       discardPadding: padding, palette: p.palette)
+        metadata.webVTT = p.webVTT
         // the demuxer's buffer itself travels on: a stream copy writes it to the file uncopied
         let buffer = SampleBuffer(packet: s.description.payload(p.bytes), metadata: metadata)
 

@@ -78,7 +78,13 @@ struct FileStreamDescription {
         self.configuration = configuration
         self.stripsADTS = strips
         self.warning = warning
-        if info.kind == .video {
+        if info.kind == .subtitle {
+            var f = info.subtitleFormat
+            f.timeBase = timeBase
+            f.tags.movie = movieTags
+            f.tags.chapters = chapters
+            format = .subtitle(f)
+        } else if info.kind == .video {
             var raw = info.videoFormat
             raw.tags.movie = movieTags
             raw.tags.chapters = chapters

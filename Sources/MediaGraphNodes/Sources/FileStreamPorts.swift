@@ -2,10 +2,11 @@ import MediaGraphCodecs
 import MediaGraphCore
 
 /// Which streams of a file a `filesrc` offers as output ports, and under which names: `video`,
-/// `video1`, … and `audio`, `audio1`, … in container order; `streamN` (container index N) and
-/// `<kind>_<language>` (`audio_eng`: the first audio stream tagged English) name the same ports.
-/// Subtitle, data and attachment streams, cover pictures and codecs libavcodec does not know
-/// are listed by `probe` with the reason, but get no port.
+/// `video1`, …, `audio`, `audio1`, … and `subtitle`, `subtitle1`, … (text subtitles) in
+/// container order; `streamN` (container index N) and `<kind>_<language>` (`audio_eng`: the
+/// first audio stream tagged English) name the same ports. Bitmap subtitles, data and
+/// attachment streams, cover pictures and codecs libavcodec does not know are listed by `probe`
+/// with the reason, but get no port.
 public struct FileStreamPorts: Sendable {
     public struct Port: Sendable {
         /// The port's name (`video`, `audio1`, …).
@@ -31,13 +32,22 @@ public struct FileStreamPorts: Sendable {
                 unoffered[s.index] = why
                 continue
             }
-            let family = s.kind == .video ? "video" : "audio"
+            let family = Self.family(s.kind)
             let n = counts[family, default: 0]
             counts[family] = n + 1
             ports.append(Port(name: n == 0 ? family : "\(family)\(n)", streamIndex: s.index))
         }
         self.ports = ports
         self.unoffered = unoffered
+    }
+
+    /// The port family of a stream kind that gets ports.
+    static func family(_ kind: StreamInfo.Kind) -> String {
+        switch kind {
+        case .video: return "video"
+        case .subtitle: return "subtitle"
+        default: return "audio"
+        }
     }
 
     /// Channels of a decodable audio stream (libavcodec's formats go to 64; 22.2 sound has 24).
@@ -49,6 +59,15 @@ public struct FileStreamPorts: Sendable {
             if s.isAttachedPicture { return "a cover picture, not a video" }
         case .audio:
             break
+        case .subtitle:
+            if !SubtitleFormat.textCodecs.contains(s.codec) {
+                return s.codec.rawValue == "none" ? "its codec is unknown to libavcodec"
+                    : "\(s.codec) is a bitmap or unsupported subtitle codec: only text subtitles (\(SubtitleFormat.textCodecs.map(\.rawValue).joined(separator: ", "))) flow on edges"
+            }
+            if s.extradata.count > MediaLimits.maxSubtitleHeaderSize {
+                return "its \(s.extradata.count)-byte header is above the limit of \(MediaLimits.maxSubtitleHeaderSize)"
+            }
+            return nil
         default:
             return "\(s.kind.rawValue) streams are listed, not offered as ports"
         }
@@ -83,7 +102,7 @@ public struct FileStreamPorts: Sendable {
         }
         if let underscore = reference.firstIndex(of: "_") {
             let family = String(reference[..<underscore]), lang = String(reference[reference.index(after: underscore)...])
-            if family == "video" || family == "audio" {
+            if family == "video" || family == "audio" || family == "subtitle" {
                 if let k = ports.firstIndex(where: { streams[$0.streamIndex].language == lang && $0.name.hasPrefix(family) }) { return k }
                 throw NodeFailure("'\(path)' has no \(family) stream in language '\(lang)'; " + listing)
             }
@@ -93,10 +112,10 @@ public struct FileStreamPorts: Sendable {
 
     /// "it has: video (stream 0: h264 320x240), audio (stream 1: aac 48000Hz 2ch, eng)".
     public var listing: String {
-        var text = ports.isEmpty ? "it has no video or audio stream with a port"
+        var text = ports.isEmpty ? "it has no video, audio or subtitle stream with a port"
             : "it has: " + ports.map { "\($0.name) (stream \($0.streamIndex): \(describe(streams[$0.streamIndex])))" }.joined(separator: ", ")
         // video and audio without a port say why, since a user expects them
-        let refused = streams.filter { ($0.kind == .video || $0.kind == .audio) && unoffered[$0.index] != nil }
+        let refused = streams.filter { ($0.kind == .video || $0.kind == .audio || $0.kind == .subtitle) && unoffered[$0.index] != nil }
         if !refused.isEmpty {
             text += "; without a port: " + refused.map { "stream \($0.index) (\(describe($0))): \(unoffered[$0.index]!)" }.joined(separator: ", ")
         }
