@@ -5,9 +5,9 @@ import MediaGraphMP4
 /// mappings; what ffmpeg's matroskaenc writes for them).
 public enum MatroskaCodecs {
     /// Every codec the muxer writes.
-    public static let written: [Codec] = [.vp8, .vp9, .h264, .hevc, .opus, .aac]
+    public static let written: [Codec] = [.vp8, .vp9, .h264, .hevc, .opus, .aac, .subrip, .ass, .webvtt]
     /// Those a WebM file may hold (of the ones written).
-    public static let webm: Set<Codec> = [.vp8, .vp9, .opus]
+    public static let webm: Set<Codec> = [.vp8, .vp9, .opus, .webvtt]
 
     /// The CodecID string of a codec, nil for one the muxer does not write.
     public static func codecID(_ c: Codec) -> String? {
@@ -18,6 +18,11 @@ public enum MatroskaCodecs {
         case .hevc: return "V_MPEGH/ISO/HEVC"
         case .opus: return "A_OPUS"
         case .aac: return "A_AAC"
+        case .subrip: return "S_TEXT/UTF8"
+        case .ass: return "S_TEXT/ASS"
+        // ffmpeg 5.1 writes WebVTT as WebM does, in .mkv too: the cue's identifier and settings
+        // lead the block, one line each
+        case .webvtt: return "D_WEBVTT/SUBTITLES"
         default: return nil
         }
     }

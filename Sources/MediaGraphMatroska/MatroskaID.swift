@@ -31,6 +31,9 @@ enum MatroskaID {
     static let trackNumber: UInt32 = 0xD7
     static let trackUID: UInt32 = 0x73C5
     static let trackType: UInt32 = 0x83
+    static let name: UInt32 = 0x536E
+    static let flagDefault: UInt32 = 0x88
+    static let flagForced: UInt32 = 0x55AA
     static let flagLacing: UInt32 = 0x9C
     static let language: UInt32 = 0x22_B59C
     static let codecID: UInt32 = 0x86
@@ -58,6 +61,7 @@ enum MatroskaID {
     static let blockGroup: UInt32 = 0xA0
     static let block: UInt32 = 0xA1
     static let discardPadding: UInt32 = 0x75A2
+    static let blockDuration: UInt32 = 0x9B
     // cues
     static let cues: UInt32 = 0x1C53_BB6B
     static let cuePoint: UInt32 = 0xBB
@@ -66,6 +70,7 @@ enum MatroskaID {
     static let cueTrack: UInt32 = 0xF7
     static let cueClusterPosition: UInt32 = 0xF1
     static let cueRelativePosition: UInt32 = 0xF0
+    static let cueDuration: UInt32 = 0xB2
     // chapters
     static let chapters: UInt32 = 0x1043_A770
     static let editionEntry: UInt32 = 0x45B9

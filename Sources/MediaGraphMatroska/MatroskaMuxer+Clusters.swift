@@ -24,6 +24,8 @@ extension MatroskaMuxer {
         var clusterPosition: UInt64
         /// From the cluster's data start to the block.
         var relativePosition: UInt64
+        /// A subtitle cue's duration (ms), written as CueDuration.
+        var duration: Int64?
     }
 
     static let keyFrameClusterBytes: UInt64 = 4 << 10
@@ -42,9 +44,16 @@ extension MatroskaMuxer {
             throw MatroskaMuxerError.invalidPacket(track: t.name, packet: p.number,
                                                    reason: "time \(time) ms is more than 32.767 s before its cluster's (\(c.timestamp) ms)")
         }
-        if isVideo ? p.isKeyFrame : (startsCluster && !tracks.contains { $0.description.isVideo }) {
+        let isSubtitle = t.description.isSubtitle
+        // every cue of a subtitle track is a cue point (with its duration), as ffmpeg indexes them
+        if isSubtitle || (isVideo ? p.isKeyFrame : (startsCluster && !tracks.contains { $0.description.isVideo })) {
             cues.append(CuePoint(time: max(0, time), track: t.number, clusterPosition: c.start - layout.segmentDataStart,
-                                 relativePosition: file.position - c.dataStart))
+                                 relativePosition: file.position - c.dataStart, duration: isSubtitle && p.duration > 0 ? p.duration : nil))
+        }
+        if isSubtitle {
+            try writeSubtitleBlock(p, of: t, offset: offset)
+            endTime = max(endTime, p.pts + timeShift + p.duration)
+            return
         }
         // H.264/HEVC as the avcC/hvcC in CodecPrivate announce them: 4-byte length prefixes
         payload.removeAll(keepingCapacity: true)
@@ -85,6 +94,39 @@ extension MatroskaMuxer {
         if !trailer.isEmpty { try file.write(trailer) }
         // the presentation end: Opus's codec delay is not part of the time a reader shows
         endTime = max(endTime, p.pts + timeShift + p.duration)
+    }
+
+    /// A cue: a BlockGroup of the Block and its BlockDuration, as ffmpeg writes a subtitle with a
+    /// duration (a WebVTT cue always, its identifier and settings leading the text, one line
+    /// each); a SimpleBlock key frame for a cue without one.
+    private func writeSubtitleBlock(_ p: QueuedPacket, of t: Track, offset: Int16) throws {
+        guard let file else { return }
+        var body = p.data.array
+        if t.description.codec == .webvtt {
+            let extras = p.webVTT ?? WebVTTCueExtras()
+            body = extras.identifier + [0x0A] + extras.settings + [0x0A] + body
+        }
+        header.bytes.removeAll(keepingCapacity: true)
+        if p.duration <= 0 && t.description.codec != .webvtt {
+            header.id(MatroskaID.simpleBlock)
+            header.size(UInt64(body.count) + 4)
+            appendBlockFields(track: t.number, offset: offset, flags: 0x80)
+            try file.write(header.bytes)
+            try file.write(body)
+            return
+        }
+        var block = EBMLWriter(capacity: 16)
+        block.id(MatroskaID.block)
+        block.size(UInt64(body.count) + 4)
+        var duration = EBMLWriter(capacity: 12)
+        duration.uint(MatroskaID.blockDuration, UInt64(max(0, p.duration)))
+        header.id(MatroskaID.blockGroup)
+        header.size(UInt64(block.bytes.count + 4 + body.count + duration.bytes.count))
+        header.bytes.append(contentsOf: block.bytes)
+        appendBlockFields(track: t.number, offset: offset, flags: 0)
+        try file.write(header.bytes)
+        try file.write(body)
+        try file.write(duration.bytes)
     }
 
     private func appendBlockFields(track: Int, offset: Int16, flags: UInt8) {

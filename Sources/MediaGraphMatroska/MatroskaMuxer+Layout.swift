@@ -92,6 +92,7 @@ extension MatroskaMuxer {
                             w.uint(MatroskaID.cueTrack, UInt64(c.track))
                             w.uint(MatroskaID.cueClusterPosition, c.clusterPosition)
                             w.uint(MatroskaID.cueRelativePosition, c.relativePosition)
+                            if let d = c.duration { w.uint(MatroskaID.cueDuration, UInt64(d)) }
                         }
                     }
                 }

@@ -68,7 +68,8 @@ public final class MatroskaMuxer {
     /// Adds a track. Packets' times are in `description.timeBase`.
     public func addTrack(_ description: MatroskaTrackDescription, configuration: CodecConfiguration? = nil) throws -> MatroskaTrackID {
         guard state == .idle, !started else { throw MatroskaMuxerError.invalidState(operation: "add a track", state: state) }
-        let name = "track \(tracks.count + 1) (\(description.isVideo ? "video" : "audio") \(description.codec))"
+        let kind = description.isSubtitle ? "subtitle" : description.isVideo ? "video" : "audio"
+        let name = "track \(tracks.count + 1) (\(kind) \(description.codec))"
         guard tracks.count < 126 else { throw MatroskaMuxerError.invalidOption("\(name): at most 126 tracks") }
         guard MatroskaCodecs.codecID(description.codec) != nil,
               docType == .matroska || MatroskaCodecs.webm.contains(description.codec) else {
@@ -77,7 +78,11 @@ public final class MatroskaMuxer {
         guard description.timeBase.num > 0, description.timeBase.den > 0 else {
             throw MatroskaMuxerError.invalidOption("\(name): time base \(description.timeBase) is not positive")
         }
-        if description.isVideo {
+        if description.isSubtitle {
+            guard description.subtitleHeader.count <= MediaLimits.maxSubtitleHeaderSize else {
+                throw MatroskaMuxerError.invalidOption("\(name): a \(description.subtitleHeader.count)-byte header is above the limit of \(MediaLimits.maxSubtitleHeaderSize)")
+            }
+        } else if description.isVideo {
             guard description.width > 0, description.height > 0, description.width <= 0xFFFF, description.height <= 0xFFFF else {
                 throw MatroskaMuxerError.invalidOption("\(name): video size \(description.width)x\(description.height) is out of range")
             }
@@ -87,7 +92,13 @@ public final class MatroskaMuxer {
             }
         }
         let t = Track(description, number: tracks.count + 1, name: name)
-        if let configuration { try t.configure(configuration) }
+        if description.isSubtitle {
+            // the header is the stream's, known before any cue
+            t.configuration = .other(description.codec, extradata: description.subtitleHeader)
+            t.codecPrivate = description.subtitleHeader
+        } else if let configuration {
+            try t.configure(configuration)
+        }
         tracks.append(t)
         return MatroskaTrackID(index: tracks.count - 1)
     }
@@ -104,7 +115,13 @@ public final class MatroskaMuxer {
         if let last = t.lastDTS, packet.dts < last {
             throw fail(.decodeOrder(track: t.name, packet: number, dts: packet.dts, previousDTS: last))
         }
-        guard !packet.data.isEmpty else { throw fail(.invalidPacket(track: t.name, packet: number, reason: "no data")) }
+        guard !packet.data.isEmpty || t.description.isSubtitle else { throw fail(.invalidPacket(track: t.name, packet: number, reason: "no data")) }
+        if t.description.isSubtitle {
+            let size = packet.data.count + (packet.webVTT.map { $0.identifier.count + $0.settings.count + 2 } ?? 0)
+            guard size <= MediaLimits.maxSubtitlePacketSize else {
+                throw fail(.invalidPacket(track: t.name, packet: number, reason: "a cue of \(size) bytes is above the limit of \(MediaLimits.maxSubtitlePacketSize)"))
+            }
+        }
         let tb = t.description.timeBase
         guard let pts = MediaTime.rescale(packet.pts, timeBase: tb, to: 1000),
               let dts = MediaTime.rescale(packet.dts, timeBase: tb, to: 1000),
@@ -120,12 +137,12 @@ public final class MatroskaMuxer {
             do { try t.configure(c) } catch let e as MatroskaMuxerError { throw fail(e) }
         }
         t.enqueue(QueuedPacket(data: packet.data, pts: pts, dts: dts, duration: duration,
-                               isKeyFrame: packet.isKeyFrame, discardPadding: padding, number: number))
+                               isKeyFrame: packet.isKeyFrame, discardPadding: padding, number: number, webVTT: packet.webVTT))
         t.lastDTS = packet.dts
         queuedBytes += packet.data.count
         do {
             if !started {
-                if tracks.allSatisfy({ $0.received > 0 }) {
+                if tracks.allSatisfy({ $0.received > 0 || waitsNoLonger(for: $0) }) {
                     decideTimeShift()
                     try writeHeader()
                     started = true
@@ -146,6 +163,23 @@ public final class MatroskaMuxer {
     /// Leaves out the packets of track `id` still waiting to be written whose dts is at `seconds`
     /// or later, and returns how many: a muxer ending with its shortest input cuts a track that
     /// was read ahead of the one that ended. Written packets stay.
+    /// Milliseconds a packet waits for a sparse (subtitle) track's next cue.
+    static let sparseWait: Int64 = 10_000
+
+    /// Whether the header may be written without a cue of sparse track `t`: it has ended, or
+    /// the others have queued more than `sparseWait` (its header is in its format, and its
+    /// first cue, when it comes, still counts for the time shift if it comes in time).
+    func waitsNoLonger(for t: Track) -> Bool {
+        guard t.description.isSubtitle else { return false }
+        let earliest = tracks.compactMap { $0.queued.first?.dts }.min() ?? .max
+        return t.ended || latestQueuedDTS() - earliest > Self.sparseWait
+    }
+
+    /// The latest dts (ms) among the queued packets.
+    func latestQueuedDTS() -> Int64 {
+        tracks.compactMap { $0.queued.last?.dts }.max() ?? .min
+    }
+
     public func dropQueued(fromSeconds seconds: Double, in id: MatroskaTrackID) -> Int {
         guard id.index >= 0, id.index < tracks.count else { return 0 }
         let dropped = tracks[id.index].dropQueued(fromMilliseconds: Int64((seconds * 1000).rounded(.up)))
@@ -170,7 +204,8 @@ public final class MatroskaMuxer {
             throw MatroskaMuxerError.invalidState(operation: "finish", state: state)
         }
         if tracks.isEmpty { throw fail(.invalidOption("no tracks were added")) }
-        if let empty = tracks.first(where: { $0.received == 0 }) { throw fail(.emptyTrack(track: empty.name)) }
+        // a subtitle track without cues is written empty, as ffmpeg writes it
+        if let empty = tracks.first(where: { $0.received == 0 && !$0.description.isSubtitle }) { throw fail(.emptyTrack(track: empty.name)) }
         do {
             for t in tracks { t.ended = true }
             if !started {
@@ -212,18 +247,23 @@ public final class MatroskaMuxer {
     }
 
     /// Writes queued packets in decode-time order across tracks, each as soon as every unfinished
-    /// track has one queued (nothing later can then come before it), as MP4Muxer does.
+    /// track has one queued (nothing later can then come before it), as MP4Muxer does. A
+    /// subtitle track is sparse: with no cue queued it holds back only packets less than
+    /// `sparseWait` ms before the latest one queued (ffmpeg's max_interleave_delta, 10 s), so a
+    /// long gap between cues does not hold the other tracks in memory.
     func drain(final: Bool) throws {
         guard started else { return }
         while true {
-            let waiting = tracks.contains { !$0.ended && !$0.hasQueued }
-            if waiting && !final && queuedBytes <= queueLimit { return }
             var pick: Int?
             for (i, t) in tracks.enumerated() where t.hasQueued {
                 if let p = pick, t.head.dts >= tracks[p].head.dts { continue }
                 pick = i
             }
             guard let p = pick else { return }
+            let waitsDense = tracks.contains { !$0.ended && !$0.hasQueued && !$0.description.isSubtitle }
+            let waitsSparse = tracks.contains { !$0.ended && !$0.hasQueued && $0.description.isSubtitle }
+                && latestQueuedDTS() - tracks[p].head.dts <= Self.sparseWait
+            if (waitsDense || waitsSparse) && !final && queuedBytes <= queueLimit { return }
             let packet = tracks[p].popHead()
             queuedBytes -= packet.data.count
             try writeBlock(packet, of: tracks[p])

@@ -12,6 +12,8 @@ struct QueuedPacket {
     var discardPadding: Int64
     /// 0-based number within its track, for error messages.
     var number: Int
+    /// A WebVTT cue's identifier and settings.
+    var webVTT: WebVTTCueExtras?
 }
 
 extension MatroskaMuxer {

@@ -24,6 +24,12 @@ public struct MatroskaTrackDescription: Sendable, Equatable {
     public var channels = 0
     /// ISO 639-2 code; nil or anything not three letters a–z is written "und".
     public var language: String?
+    /// Subtitles: the track's name (its title tag), whether it is the default and forced
+    /// track, and its header (ASS script info and styles), written as CodecPrivate.
+    public var title: String?
+    public var isDefault = true
+    public var isForced = false
+    public var subtitleHeader: [UInt8] = []
 
     public init(codec: Codec, timeBase: Rational) {
         self.codec = codec
@@ -50,12 +56,22 @@ public struct MatroskaTrackDescription: Sendable, Equatable {
             sampleRate = f.codec == .opus ? 48000 : f.sampleRate
             channels = f.channels
             language = f.raw.tags.language
+        case .subtitle(let f):
+            self.init(codec: f.codec, timeBase: f.timeBase)
+            language = f.tags.language
+            title = f.tags.title
+            isDefault = f.isDefault
+            isForced = f.isForced
+            subtitleHeader = f.extradata
         default:
             return nil
         }
     }
 
     var isVideo: Bool { codec.isVideo }
+    var isSubtitle: Bool { codec.kind == .subtitle }
+    /// Whether the track holds subtitles.
+    public var isSubtitleTrack: Bool { isSubtitle }
 
     /// The language as written: "und" unless three lower-case letters.
     var writtenLanguage: String {
@@ -88,15 +104,23 @@ enum TrackEntry {
             // fixed, not random: the same input makes the same file
             w.uint(MatroskaID.trackUID, UInt64(number))
             w.uint(MatroskaID.flagLacing, 0)
+            if d.isSubtitle, let title = d.title { w.string(MatroskaID.name, title) }
             w.string(MatroskaID.language, d.writtenLanguage)
+            if d.isSubtitle {
+                // FlagDefault is 1 unless written (as ffmpeg clears it); forced only when set
+                if !d.isDefault { w.uint(MatroskaID.flagDefault, 0) }
+                if d.isForced { w.uint(MatroskaID.flagForced, 1) }
+            }
             w.string(MatroskaID.codecID, MatroskaCodecs.codecID(d.codec) ?? "")
             if d.codec == .opus {
                 w.uint(MatroskaID.codecDelay, codecDelayNanoseconds)
                 // 80 ms: what RFC 7845 asks decoders to pre-roll after a seek (ffmpeg writes it)
                 w.uint(MatroskaID.seekPreRoll, 80_000_000)
             }
-            w.uint(MatroskaID.trackType, d.isVideo ? 1 : 2)
-            if d.isVideo {
+            w.uint(MatroskaID.trackType, d.isVideo ? 1 : d.isSubtitle ? 0x11 : 2)
+            if d.isSubtitle {
+                // no Video or Audio element
+            } else if d.isVideo {
                 if let ns = d.defaultDurationNanoseconds { w.uint(MatroskaID.defaultDuration, ns) }
                 w.master(MatroskaID.video) { w in
                     w.uint(MatroskaID.pixelWidth, UInt64(d.width))

@@ -31,9 +31,12 @@ public struct MatroskaPacket: Sendable {
     /// Codec configuration (parameter sets, OpusHead fields …), needed on a track's first
     /// packet unless given to `addTrack`.
     public var configuration: CodecConfiguration?
+    /// A WebVTT cue's identifier and settings, which lead its block.
+    public var webVTT: WebVTTCueExtras?
 
     public init(data: PacketBytes, pts: Int64, dts: Int64? = nil, duration: Int64 = 0, isKeyFrame: Bool,
-                discardPadding: Int64 = 0, configuration: CodecConfiguration? = nil) {
+                discardPadding: Int64 = 0, configuration: CodecConfiguration? = nil, webVTT: WebVTTCueExtras? = nil) {
+        self.webVTT = webVTT
         self.data = data
         self.pts = pts
         self.dts = dts ?? pts

@@ -253,7 +253,7 @@ import Testing
         for command in ["validate", "run"] {
             let r = try CLI.mediagraph(command, g)
             #expect(r.status == 2, "\(command): \(r.stderr)")
-            let message = "h264 cannot go into WebM ('\(dir)/out.webm'), which holds VP8, VP9 and Opus; name the file .mkv"
+            let message = "h264 cannot go into WebM ('\(dir)/out.webm'), which holds VP8, VP9 and Opus (and WebVTT subtitles); name the file .mkv"
             #expect(r.stderr.contains("node 'mux'"), "\(r.stderr)")
             #expect(r.stderr.contains(message), "\(r.stderr)")
         }

@@ -2,17 +2,19 @@ import MediaGraphCore
 import MediaGraphMatroska
 
 /// `matroska`: the Matroska/WebM muxer as a sink. The path's extension picks the doc type, as
-/// ffmpeg picks its muxer: `.webm` writes WebM (VP8, VP9, Opus only: another codec is a
+/// ffmpeg picks its muxer: `.webm` writes WebM (VP8, VP9, Opus, WebVTT only: another codec is a
 /// validation error that says so and suggests .mkv), anything else Matroska. Inputs `video`,
-/// `video1`, … and `audio`, `audio1`, …, read in decode-time order like `mp4`'s.
+/// `video1`, …, `audio`, `audio1`, … and `subtitle`, `subtitle1`, …, read in decode-time order
+/// like `mp4`'s.
 public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "matroska", doc: "Writes a Matroska (.mkv) or, for a .webm path, WebM file: VP8, VP9, H.264, HEVC, Opus and AAC tracks (WebM: VP8, VP9 and Opus) with their colour, aspect, language and frame rate, clusters that start at key frames and cues for seeking; movie tags and chapters (copied from the first input's file, tags changed by 'metadata') as ffmpeg writes them; appears at its path only when complete.",
+        name: "matroska", doc: "Writes a Matroska (.mkv) or, for a .webm path, WebM file: VP8, VP9, H.264, HEVC, Opus and AAC tracks and SubRip, ASS and WebVTT subtitles (WebM: VP8, VP9, Opus and WebVTT) with their colour, aspect, language and frame rate, subtitle title and default/forced flags, clusters that start at key frames and cues for seeking; movie tags and chapters (copied from the first input's file, tags changed by 'metadata') as ffmpeg writes them; appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.vp8, .vp9, .h264, .hevc]), doc: "a video track", repeatable: true, optional: true),
-                 PortSpec("audio", .encodedAudio([.opus, .aac]), doc: "an audio track", repeatable: true, optional: true)],
+                 PortSpec("audio", .encodedAudio([.opus, .aac]), doc: "an audio track", repeatable: true, optional: true),
+                 PortSpec("subtitle", .subtitle([.subrip, .ass, .webvtt]), doc: "a subtitle track (a filesrc's subtitle port): SubRip as S_TEXT/UTF8, ASS with its header, WebVTT as ffmpeg writes it", repeatable: true, optional: true)],
         params: ParamSpec.list(pathParam, endParam, metadataParam, ChaptersParam.param))
-    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file: .webm writes WebM (VP8, VP9, Opus), any other name Matroska")
+    static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "output file: .webm writes WebM (VP8, VP9, Opus, WebVTT), any other name Matroska")
     static let endParam = Param<SyncEnd>("end", choices: [.longest, .shortest], default: .longest,
                                          doc: "when the file ends: longest (every input has ended), shortest (where the first input to end ends; the others' later packets are left out, ffmpeg's -shortest)")
 
@@ -61,13 +63,19 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
         descriptions = []
         for i in inputs {
             guard let d = MatroskaTrackDescription(format: i.format) else {
-                throw NodeFailure("input '\(i.port)': expected encoded video or audio, found \(i.format)")
+                throw NodeFailure("input '\(i.port)': expected encoded video, audio or subtitles, found \(i.format)")
             }
             if docType == .webm && !MatroskaCodecs.webm.contains(d.codec) {
-                throw NodeFailure("input '\(i.port)': \(d.codec) cannot go into WebM ('\(path)'), which holds VP8, VP9 and Opus; name the file .mkv to write Matroska, or encode with vp9/opus")
+                if d.isSubtitleTrack {
+                    throw NodeFailure("input '\(i.port)': \(d.codec) cannot go into WebM ('\(path)'), whose only subtitles are WebVTT; name the file .mkv to write Matroska, or give WebVTT cues (a .vtt file's)")
+                }
+                throw NodeFailure("input '\(i.port)': \(d.codec) cannot go into WebM ('\(path)'), which holds VP8, VP9 and Opus (and WebVTT subtitles); name the file .mkv to write Matroska, or encode with vp9/opus")
             }
             descriptions.append(d)
         }
+        // as ffmpeg: of two or more subtitle tracks none marked default, the first becomes it
+        let subtitles = descriptions.indices.filter { descriptions[$0].isSubtitleTrack }
+        if subtitles.count > 1, !subtitles.contains(where: { descriptions[$0].isDefault }) { descriptions[subtitles[0]].isDefault = true }
         lastDTS = Array(repeating: -.infinity, count: inputs.count)
         ended = Array(repeating: false, count: inputs.count)
         packets = Array(repeating: 0, count: inputs.count)
@@ -120,7 +128,7 @@ public final class MatroskaSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPr
                                     duration: try ticks(max(0, buffer.duration), "duration"),
                                     isKeyFrame: buffer.flags.contains(.keyFrame),
                                     discardPadding: try ticks(buffer.discardPadding, "discard padding"),
-                                    configuration: buffer.codecConfiguration)
+                                    configuration: buffer.codecConfiguration, webVTT: buffer.metadata.webVTT)
         lastDTS[input] = Double(dts) * tb.doubleValue
         do { try muxer.append(packet, to: tracks[input]) } catch { throw NodeFailure("input '\(names[input])': \(error)") }
     }
