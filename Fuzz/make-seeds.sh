@@ -98,6 +98,11 @@ ff "${vid[@]}" -c:v libx264 -preset ultrafast -c:a aac -b:a 8k -output_ts_offset
 { b 4 16; cat "$tmp/a.ts" "$tmp/b.ts" "$tmp/a.ts"; } > fuzz-filesrc/ts-joined-skip.bin
 { b 4 18; cat "$tmp/a.ts" "$tmp/b.ts" "$tmp/a.ts"; } > fuzz-filesrc/ts-joined-decode-skip.bin
 { b 6 2; cat "$tmp/a.avi"; } > fuzz-filesrc/avi-h264-mp3-decode.bin
+# text subtitles: a SubRip and an ASS track beside the video (decode mode: into subtitlefile)
+printf '1\n00:00:00,000 --> 00:00:00,080\n<i>a</i> {\\an8}b\n' > "$tmp/a.srt"
+printf '[Script Info]\nScriptType: v4.00+\n\n[Events]\nFormat: Layer, Start, End, Style, Name, MarginL, MarginR, MarginV, Effect, Text\nDialogue: 0,0:00:00.00,0:00:00.08,Default,,0,0,0,,{\\b1}c\\Nd\n' > "$tmp/a.ass"
+ff -f lavfi -i testsrc=size=16x16:rate=25 -i "$tmp/a.srt" -i "$tmp/a.ass" -map 0 -map 1 -map 2 -frames:v 3 -c:v libx264 -preset ultrafast -c:s copy "$tmp/s.mkv"
+{ b 2 2; cat "$tmp/s.mkv"; } > fuzz-filesrc/mkv-h264-srt-ass-decode.bin
 { b 7 2; cat "$tmp/a.ogg"; } > fuzz-filesrc/ogg-opus-decode.bin
 { b 8 1; cat "$tmp/a.mp3"; } > fuzz-filesrc/mp3-seek.bin
 { b 9 2; cat fuzz-wav/s16.wav; } > fuzz-filesrc/wav-decode.bin

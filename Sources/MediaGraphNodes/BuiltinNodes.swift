@@ -12,6 +12,7 @@ public enum BuiltinNodes {
         r.add(FrameHashSink.self)
         r.add(PCMSink.self)
         r.add(WAVSink.self)
+        r.add(SubtitleFileSink.self)
         r.add(SineSource.self)
         r.add(WAVSource.self)
         r.add(FileSource.self)

@@ -39,6 +39,7 @@ import Testing
         "filesrc-reverse-mp4.json": ["demo.json"],
         "filesrc-realtime-hls.json": ["demo.json"],
         "filesrc-subtitles-mp4.json": ["demo.json"],
+        "filesrc-subtitle-track-mkv.json": ["demo.json"],
     ]
 
     /// Graphs that read what mediagraph commands other than `run` write (a plan's parts).

@@ -53,6 +53,12 @@ public func fuzzFileSource(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var chains: [String] = []
     for (k, port) in ports.ports.prefix(4).enumerated() {
         let s = streams[port.streamIndex]
+        if s.kind == .subtitle && mode & 2 != 0 {
+            // cues through libavcodec's decoder and the subrip/webvtt encoder into a file
+            nodes.append("\"out\(k)\": {\"type\": \"subtitlefile\", \"params\": {\"path\": \"out\(k).\(k % 2 == 0 ? "srt" : "vtt")\"}}")
+            chains.append("[\"in.\(port.name)\", \"out\(k)\"]")
+            continue
+        }
         nodes.append("\"out\(k)\": {\"type\": \"nullsink\"}")
         let decodable = s.kind == .audio || (s.width > 0 && s.height > 0 && s.width * s.height <= 1920 * 1088)
         if mode & 2 != 0 && decodable {
