@@ -40,6 +40,7 @@ import Testing
         "filesrc-realtime-hls.json": ["demo.json"],
         "filesrc-subtitles-mp4.json": ["demo.json"],
         "filesrc-subtitle-track-mkv.json": ["demo.json"],
+        "filesrc-subtitle-track-burn.json": ["demo.json", "filesrc-subtitle-track-mkv.json"],
     ]
 
     /// Graphs that read what mediagraph commands other than `run` write (a plan's parts).

@@ -211,6 +211,42 @@ import Testing
         }
     }
 
+    /// `subtitles` fed from a file's embedded SubRip track draws the same frames as from the same
+    /// cues in the .srt (which SubtitlesTests checks against ffmpeg's drawtext), and they are not
+    /// the unsubtitled frames; `path` and the `subtitle` input are alternatives.
+    @Test func burningTheEmbeddedTrackEqualsBurningTheFile() throws {
+        let dir = CLI.tempDir()
+        _ = try Self.media(in: dir)
+        try Self.ffmpeg(["-f", "lavfi", "-i", "testsrc=size=320x240:d=2.6", "-i", dir + "/a.srt", "-map", "0", "-map", "1",
+                         "-c:v", "libx264", "-c:s", "copy", dir + "/burn.mkv"])
+        func run(_ subs: String, _ extra: String, _ out: String) throws -> CLI.Result {
+            try Self.run("""
+            { "nodes": { "in": { "type": "filesrc", "params": { "path": "burn.mkv" } }, "subs": { "type": "subtitles"\(subs) },
+                         "out": { "type": "y4msink", "params": { "path": "\(out)" } } },
+              "chains": [["in.video", "subs", "out"]\(extra)] }
+            """, in: dir, name: out + ".json")
+        }
+        for (subs, extra, out) in [(#", "params": { "path": "a.srt" }"#, "", "path.y4m"), ("", #", ["in.subtitle", "subs.subtitle"]"#, "edge.y4m")] {
+            let r = try run(subs, extra, out)
+            try #require(r.status == 0, "\(out): \(r.stderr)")
+        }
+        let plain = try Self.run("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "burn.mkv" } }, "out": { "type": "y4msink", "params": { "path": "plain.y4m" } } },
+          "chains": [["in.video", "out"]] }
+        """, in: dir, name: "plain.json")
+        try #require(plain.status == 0, "\(plain.stderr)")
+        let path = try Data(contentsOf: URL(fileURLWithPath: dir + "/path.y4m")), edge = try Data(contentsOf: URL(fileURLWithPath: dir + "/edge.y4m"))
+        let unburnt = try Data(contentsOf: URL(fileURLWithPath: dir + "/plain.y4m"))
+        // compared outside #expect, which would diff megabytes element by element on a failure
+        let burnt = path.count > 1_000_000 && path.count == unburnt.count && path != unburnt, same = edge == path
+        #expect(burnt, "burning the .srt changed no frame")
+        #expect(same, "the frames burnt from the edge differ from those burnt from the file")
+        let both = try run(#", "params": { "path": "a.srt" }"#, #", ["in.subtitle", "subs.subtitle"]"#, "both.y4m")
+        #expect(both.status != 0 && both.stderr.contains("param 'path' and input 'subtitle' are alternatives"), "\(both.stderr)")
+        let neither = try run("", "", "neither.y4m")
+        #expect(neither.status != 0 && neither.stderr.contains("no cues: give param 'path'"), "\(neither.stderr)")
+    }
+
     /// A path that is neither .srt nor .vtt is refused at validation; a run that fails leaves no file.
     @Test func subtitleFileRefusesOtherExtensions() throws {
         let dir = CLI.tempDir()

@@ -127,6 +127,9 @@ extension GraphPlan {
         }
         // the only input, or the first of the only (repeatable) family: `in` of stack or shader
         if dst.info.inputs.count == 1 { return dst.info.inputs[0].name }
+        // the only required input beside optional ones (`in` of subtitles, whose `subtitle` is optional)
+        let required = dst.info.inputs.filter { !$0.optional }
+        if required.count == 1 && !required[0].repeatable { return required[0].name }
         problems.append(.error("node '\(dst.id)' (\(dst.info.name)) has several inputs; name one, e.g. \"\(dst.id).\(dst.info.inputs[0].name)\"",
                                node: dst.id, file: spec.file, at: e.location))
         return nil

@@ -11,17 +11,24 @@ import MediaGraphCodecs
 /// once stack too, the earliest at the bottom. A cue the file puts at the top (`{\an8}`,
 /// WebVTT's `line:0`) hangs `margin` pixels below the top edge instead, later ones below it. Styling in the file is dropped
 /// (`SubtitleCues`). The file is read whole when the graph is built (at most 16 MiB).
-public final class SubtitlesNode: RegisteredNode, VideoNode {
+///
+/// Instead of `path`, the optional `subtitle` input takes a stream's cues from an edge (a
+/// `filesrc` subtitle port: SubRip, ASS/SSA, WebVTT; `SubtitlePacketCue`). A frame is then held
+/// until a cue starting after it has come (or the cues have ended), preferring that input, so
+/// each frame shows every cue on at its time; should the engine hand over another frame first
+/// (the cues cannot come before more video flows), the held frame goes out with the cues known.
+public final class SubtitlesNode: RegisteredNode, VideoNode, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
         name: "subtitles",
-        doc: "Burns subtitles from a SubRip (.srt) or WebVTT (.vtt) file into the video (ffmpeg's subtitles filter, drawn as its drawtext draws text): lines centred above the bottom, white with a black outline; size, colours and margin follow the frame height unless given.",
+        doc: "Burns subtitles from a SubRip (.srt) or WebVTT (.vtt) file, or from a file's subtitle stream on the 'subtitle' input (ffmpeg's subtitles=in.mkv:si=0), into the video (ffmpeg's subtitles filter, drawn as its drawtext draws text): lines centred above the bottom, white with a black outline; size, colours and margin follow the frame height unless given.",
         category: .filter,
-        inputs: [PortSpec("in", .video(DrawTextNode.formats), doc: "raw video")],
+        inputs: [PortSpec("in", .video(DrawTextNode.formats), doc: "raw video"),
+                 PortSpec("subtitle", .subtitle(SubtitlePacketCue.codecs), doc: "instead of 'path': a subtitle stream (a filesrc's subtitle port: SubRip, ASS/SSA, WebVTT), drawn with the same rules", optional: true)],
         outputs: [PortSpec("out", .video(DrawTextNode.formats), doc: "the frames with the cues that are on (in place when possible)")],
         params: ParamSpec.list(pathParam, DrawTextNode.fontFileParam, DrawTextNode.fontParam, sizeParam, colorParam,
                                borderParam, DrawTextNode.borderColorParam, marginParam))
 
-    static let pathParam = Param<String>.requiredPath("path", role: .input, doc: "the .srt or .vtt file (UTF-8); a file starting with WEBVTT is read as WebVTT, any other as SubRip")
+    static let pathParam = Param<String?>.path("path", role: .input, doc: "the .srt or .vtt file (UTF-8); a file starting with WEBVTT is read as WebVTT, any other as SubRip; or connect the 'subtitle' input instead")
     static let sizeParam = Param<Int?>("size", 1...1000, doc: "font size in pixels (the em height); default the frame height × 16/288, the size libass gives a SubRip file's text")
     static let colorParam = Param<String>("color", default: "white", doc: "text colour: a name, #RRGGBB[AA] or 0xRRGGBB[AA], optionally @alpha")
     static let borderParam = Param<Int?>("border", 0...100, doc: "outline width in pixels; default the size / 16 (at least 1)")
@@ -30,9 +37,17 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
     /// The file is read whole, once; a subtitle file is kilobytes.
     static let fileLimit = 16 << 20
 
-    let cues: [SubtitleCues.Cue]
+    var cues: [SubtitleCues.Cue]
     /// The longest a cue lasts: how far back a search for the cues on at a time goes.
-    let longest: Double
+    var longest: Double
+    /// Cues come on the `subtitle` input (input 1) rather than from `path`.
+    let fromEdge: Bool
+    var cueCodec: Codec?
+    var cuesEnded = false
+    /// The latest cue start received (seconds).
+    var latestCueStart = -Double.infinity
+    /// A frame waiting for the cues that start at or before it.
+    var held: SampleBuffer?
     let fontFile: String?, fontName: String
     let sizeGiven: Int?, borderGiven: Int?, marginGiven: Int?
     let colors: (text: RGBAColor, border: RGBAColor)
@@ -44,19 +59,31 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
     var blend: (text: BlendColor, border: BlendColor)?
     /// The lines of the cues on at the last frame, laid out, by cue index.
     var layouts: [Int: [TextLayout]] = [:]
+    /// The latest frame time drawn (seconds): cues that ended before it are over.
+    var latestFrameTime = -Double.infinity
 
     public init(setup: NodeSetup) throws {
         let p = setup.params
-        let path = p[Self.pathParam]
-        let bytes: [UInt8]
-        do { bytes = try SmallFileReader.read(path, limit: Self.fileLimit) } catch {
-            throw NodeFailure("param 'path' (\(path)): \(error.message(for: "subtitle file"))")
+        fromEdge = setup.connectedInputs.contains("subtitle")
+        switch (p[Self.pathParam], fromEdge) {
+        case (let path?, false):
+            let bytes: [UInt8]
+            do { bytes = try SmallFileReader.read(path, limit: Self.fileLimit) } catch {
+                throw NodeFailure("param 'path' (\(path)): \(error.message(for: "subtitle file"))")
+            }
+            let parsed: SubtitleCues
+            do { parsed = try SubtitleCues(bytes, name: path) } catch { throw NodeFailure("param 'path': \(error)") }
+            cues = parsed.cues
+            validationWarnings = parsed.skipped
+        case (nil, true):
+            cues = []
+            validationWarnings = []
+        case (_?, true):
+            throw NodeFailure("param 'path' and input 'subtitle' are alternatives: give the cues from a file or from a subtitle stream, not both")
+        case (nil, false):
+            throw NodeFailure("no cues: give param 'path' (a .srt or .vtt file) or connect input 'subtitle' (a filesrc's subtitle port)")
         }
-        let parsed: SubtitleCues
-        do { parsed = try SubtitleCues(bytes, name: path) } catch { throw NodeFailure("param 'path': \(error)") }
-        cues = parsed.cues
         longest = cues.map { $0.end - $0.start }.max() ?? 0
-        validationWarnings = parsed.skipped
         fontFile = p[DrawTextNode.fontFileParam]
         fontName = p[DrawTextNode.fontParam]
         sizeGiven = p[Self.sizeParam]
@@ -71,6 +98,10 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
     public func configure(inputs: [InputFormat]) throws -> [MediaFormat] {
         guard let v = inputs[0].format.video else { throw NodeFailure("expected raw video, found \(inputs[0].format)") }
         format = v
+        if fromEdge {
+            guard inputs.count > 1, let s = inputs[1].format.subtitle else { throw NodeFailure("input 'subtitle': expected text subtitles") }
+            cueCodec = s.codec
+        }
         let size = sizeGiven ?? max(1, Int((Double(v.height) * 16 / 288).rounded()))
         border = borderGiven ?? max(1, Int((Double(size) / 16).rounded()))
         margin = marginGiven ?? Int((Double(v.height) * 10 / 288).rounded())
@@ -102,7 +133,61 @@ public final class SubtitlesNode: RegisteredNode, VideoNode {
         return on.reversed()
     }
 
+    public var waitsForPreferredInput: Bool { fromEdge }
+
+    /// The cues while a frame waits for them, else the frames.
+    public func preferredInput() -> Int? { fromEdge && held != nil && !cuesEnded ? 1 : 0 }
+
+    public func process(_ buffer: consuming SampleBuffer, input: Int, output: NodeOutput) throws {
+        if input == 1 {
+            if let codec = cueCodec, let cue = SubtitlePacketCue.cue(buffer, codec: codec) { add(cue) }
+            latestCueStart = max(latestCueStart, Double(buffer.pts == SampleBuffer.noTime ? 0 : buffer.pts) * buffer.timeBase.doubleValue)
+            return try releaseHeld(output: output, unlessWaiting: true)
+        }
+        guard fromEdge else { return try draw(buffer, output: output) }
+        // a frame handed over while one waits: the cues cannot come first, so it goes out as is
+        try releaseHeld(output: output, unlessWaiting: false)
+        let t = buffer.pts == SampleBuffer.noTime ? -Double.infinity : Double(buffer.pts) * buffer.timeBase.doubleValue
+        if cuesEnded || latestCueStart > t { return try draw(buffer, output: output) }
+        held = consume buffer
+    }
+
+    public func inputEnded(_ input: Int) throws {
+        if input == 1 { cuesEnded = true }
+    }
+
+    public func finish(output: NodeOutput) throws { try releaseHeld(output: output, unlessWaiting: false) }
+
+    /// Sends the held frame, unless `unlessWaiting` and the cues have not yet passed its time.
+    func releaseHeld(output: NodeOutput, unlessWaiting: Bool) throws {
+        guard let frame = held else { return }
+        let t = frame.pts == SampleBuffer.noTime ? -Double.infinity : Double(frame.pts) * frame.timeBase.doubleValue
+        if unlessWaiting && !cuesEnded && latestCueStart <= t { return }
+        held = nil
+        try draw(frame, output: output)
+    }
+
+    func draw(_ buffer: consuming SampleBuffer, output: NodeOutput) throws {
+        let format = buffer.format
+        guard let frame = VideoFrame(consume buffer) else { throw NodeFailure("input 'in' takes raw video, got \(format)") }
+        try process(frame: frame, input: 0, output: output)
+    }
+
+    /// A cue from the edge, in start order; cues long over are let go (a run of hours keeps
+    /// only those that can still be on), and the layouts with them.
+    func add(_ cue: SubtitleCues.Cue) {
+        let k = cues.lastIndex { $0.start <= cue.start }.map { $0 + 1 } ?? 0
+        cues.insert(cue, at: k)
+        longest = max(longest, cue.end - cue.start)
+        let over = cues.prefix { $0.end <= latestFrameTime }.count
+        if over >= 64 {
+            cues.removeFirst(over)
+            layouts = [:]
+        }
+    }
+
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
+        if frame.pts != SampleBuffer.noTime { latestFrameTime = max(latestFrameTime, Double(frame.pts) * frame.timeBase.doubleValue) }
         guard let format, let glyphs, let blend, frame.pts != SampleBuffer.noTime else { return try output.send(consume frame) }
         let on = cuesOn(at: Double(frame.pts) * frame.timeBase.doubleValue)
         // layouts of cues no longer on are dropped when the cues on change, not on every frame
