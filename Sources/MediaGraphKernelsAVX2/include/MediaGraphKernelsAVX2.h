@@ -177,4 +177,10 @@ intptr_t mg_unsharp_mask32_avx2(const uint32_t *const *rows, intptr_t taps, cons
                                 uint8_t *d, intptr_t n, int32_t amount, int32_t shift)
     __attribute__((swift_name("unsharpMaskRow32AVX2(_:_:_:_:_:_:_:_:)")));
 
+/// The bytes of `row` at most `threshold`, for CPUs with AVX2 (the caller checks): 32 bytes per
+/// step; `*count` gets the count among the bytes done. Returns the bytes done (a multiple of 32);
+/// the caller counts the rest.
+intptr_t mg_count_at_most_row_avx2(const uint8_t *row, intptr_t bytes, uint8_t threshold, intptr_t *count)
+    __attribute__((swift_name("countAtMostRowAVX2(_:bytes:threshold:count:)")));
+
 #endif
