@@ -65,6 +65,7 @@ public enum BuiltinNodes {
         r.add(SilenceDetectNode.self)
         r.add(VolumeDetectNode.self)
         r.add(BlackDetectNode.self)
+        r.add(CropDetectNode.self)
         r.add(AudioFadeNode.self)
         r.add(AudioTempoNode.self)
         r.addAdapter(ResampleNode.adapter)

@@ -161,6 +161,86 @@ import Testing
         }
     }
 
+    /// ffmpeg's cropdetect lines, each frame's, as (t, crop=…) with consecutive repeats dropped.
+    static func cropChanges(_ lines: [String]) -> [String] {
+        var out: [String] = []
+        for l in lines where l.hasPrefix("x1:") {
+            guard let t = l.range(of: " t:"), let c = l.range(of: " crop=") else { continue }
+            let crop = String(l[c.upperBound...])
+            if out.last.map({ !$0.hasSuffix(" " + crop) }) ?? true {
+                out.append(String(l[t.upperBound..<c.lowerBound]) + " " + crop)
+            }
+        }
+        return out
+    }
+
+    /// Suggested crops of letterboxed, pillarboxed and growing pictures, odd sizes, a bright
+    /// line inside the border (with and without `max-outliers`), `reset`, `skip`, `round`, a limit
+    /// as a luma value and 10-bit video: every change of the suggestion at the same frame as
+    /// ffmpeg's (its per-frame lines) and the last line of the notes equal to ffmpeg's last line.
+    @Test func cropSuggestionsAreFFmpegs() throws {
+        let dir = CLI.tempDir()
+        let files: [(String, String)] = [
+            ("letterbox.mp4", "testsrc2=s=1280x536:r=25:d=2,pad=1920:1080:(ow-iw)/2:(oh-ih)/2,format=yuv420p"),
+            ("pillar.mp4", "testsrc2=s=301x239:r=25:d=2,pad=401:243:37:3,format=yuv444p"),
+            // a picture that grows out of black: the suggestion widens frame by frame
+            ("growing.mp4", "color=black:s=320x240:r=25:d=2,format=yuv420p[b];testsrc2=s=320x240:r=25:d=2[t];[b][t]overlay=x='-280+t*140':y='-200+t*100'"),
+            ("outlier.mp4", "testsrc2=s=320x200:r=25:d=2,pad=320:240:0:20,drawbox=x=0:y=6:w=320:h=2:c=white:t=fill,format=yuv420p"),
+            ("deep.mkv", "testsrc2=s=300x180:r=25:d=1,pad=320:240:10:30,format=yuv420p10le"),
+        ]
+        for (name, graph) in files {
+            let m = try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", graph, "-c:v", "libx264", "-qp", "0", dir + "/" + name])
+            #expect(m.status == 0, "\(m.stderr)")
+        }
+        let cases: [(String, String, String)] = [
+            ("letterbox.mp4", "", "cropdetect"),
+            ("pillar.mp4", #""round": 2"#, "cropdetect=round=2"),
+            ("pillar.mp4", #""round": 5, "skip": 0"#, "cropdetect=round=5:skip=0"),
+            ("growing.mp4", #""round": 4"#, "cropdetect=round=4"),
+            ("growing.mp4", #""round": 4, "reset": 10"#, "cropdetect=round=4:reset=10"),
+            ("outlier.mp4", "", "cropdetect"),
+            ("outlier.mp4", #""max-outliers": 2"#, "cropdetect=max_outliers=2"),
+            ("letterbox.mp4", #""limit": 30"#, "cropdetect=limit=30"),
+            ("deep.mkv", #""round": 2"#, "cropdetect=round=2"),
+        ]
+        for (i, (input, params, filter)) in cases.enumerated() {
+            let lines = try Self.ffmpegLines(dir + "/" + input, "-vf", filter)
+            let expected = Self.cropChanges(lines)
+            let r = try Self.runDetector(dir, input: input, port: "video", node: "cropdetect",
+                                         params: params + (params.isEmpty ? "" : ", ") + #""path": "c\#(i).json""#)
+            let data = try Data(contentsOf: URL(fileURLWithPath: dir + "/c\(i).json"))
+            let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+            let ours = list.map { String(format: "%f", ($0["time"] as? Double) ?? .nan) + " " + (($0["crop"] as? String) ?? "?") }
+            #expect(!expected.isEmpty && ours == expected, "\(input) \(filter): ours \(ours), ffmpeg \(expected)")
+            let last = lines.last(where: { $0.hasPrefix("x1:") })
+            #expect(last != nil && r.stderr.contains("(cropdetect): " + (last ?? "?")), "\(input) \(filter): \(last ?? "-") in \(r.stderr)")
+        }
+    }
+
+    /// A limit compared as ffmpeg compares it: rows whose mean luma is exactly 24 or 23 (gray
+    /// frames written here), against limits 24/255 (23.99…), 23.4, 23.5 and 22.5: rounded to a
+    /// whole value with ties to even, a line is border while its mean is at most that.
+    @Test func cropLimitIsRoundedAsFFmpegRoundsIt() throws {
+        let dir = CLI.tempDir()
+        let w = 64, h = 48
+        var frame = [UInt8](repeating: 128, count: w * h)
+        for y in 0..<h { for x in 0..<w where y < 10 || x < 6 || y > 40 { frame[y * w + x] = y > 40 && x >= 6 ? 23 : 24 } }
+        try Data((0..<4).flatMap { _ in frame }).write(to: URL(fileURLWithPath: dir + "/g.gray"))
+        for (limit, option) in [("0.0941176470588", "cropdetect=round=2"), ("23.4", "cropdetect=round=2:limit=23.4"),
+                                ("23.5", "cropdetect=round=2:limit=23.5"), ("22.5", "cropdetect=round=2:limit=22.5")] {
+            let f = try CLI.run("ffmpeg", ["-hide_banner", "-nostats", "-f", "rawvideo", "-pix_fmt", "gray", "-s", "\(w)x\(h)", "-r", "25",
+                                           "-i", dir + "/g.gray", "-vf", option, "-f", "null", "-"])
+            let last = f.stderr.split(whereSeparator: \.isNewline).last(where: { $0.contains("crop=") }).flatMap { $0.range(of: "x1:").map { l in String(f.stderr[l.lowerBound...].prefix(while: { $0 != "\n" })) } }
+            let r = try CLI.mediagraph("run", CLI.writeGraph("""
+            { "nodes": { "src": { "type": "rawsrc", "params": { "path": "g.gray", "width": \(w), "height": \(h), "format": "gray" } },
+                         "det": { "type": "cropdetect", "params": { "round": 2, "limit": \(limit) } }, "out": { "type": "nullsink" } },
+              "chains": [["src", "det", "out"]] }
+            """, in: dir))
+            let crop = last.flatMap { line in line.range(of: "crop=").map { String(line[$0.lowerBound...]) } }
+            #expect(crop != nil && r.stderr.contains("(cropdetect): ") && r.stderr.contains(crop ?? "?"), "limit \(limit): ffmpeg \(last ?? "-"), ours \(r.stderr)")
+        }
+    }
+
     /// Float audio passes through `volumedetect` as it came (ffmpeg would pass it on as 16 bits):
     /// the samples written after it are ffmpeg's decode of the file, byte for byte.
     @Test func volumedetectPassesFloatAudioUnchanged() throws {
