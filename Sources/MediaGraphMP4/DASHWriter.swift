@@ -191,7 +191,7 @@ public final class DASHWriter: MP4TrackWriter, MuxerGroup {
     /// Stops without completing: removes every file written (a dynamic MPD too).
     public func cancel() { stop(cancelled: true) }
 
-    var muxers: [MP4Muxer] { representations.map(\.muxer) }
+    var muxers: [any MP4TrackWriter] { representations.map(\.muxer) }
 
     /// Segments written per representation.
     public var segmentCounts: [Int] { representations.map(\.files.segmentPaths.count) }

@@ -14,6 +14,7 @@ extension HLSLadderWriter {
         let ordered = renditions.sorted { $0.spec.position < $1.spec.position }
         let audio = ordered.filter { !$0.isVideo }
         var m = HLSMasterPlaylist()
+        m.version = segmentType == .mpegts ? 3 : 7
         m.independentSegments = renditions.allSatisfy { $0.files.playlist.segments.allSatisfy(\.independent) }
         var names: Set<String> = []
         for (k, a) in audio.enumerated() {
@@ -43,9 +44,14 @@ extension HLSLadderWriter {
     }
 
     /// RFC 6381 string of a rendition's codec, from the configuration its init segment was
-    /// written with (as the DASH sink states it).
+    /// written with (MPEG-TS: its parameter sets), as the DASH sink states it.
     static func codecString(_ r: Rendition) -> String? {
-        r.muxer.tracks.first?.configuration.flatMap(DASHCodecString.of)
+        let configuration = switch r.muxer {
+        case let m as MP4Muxer: m.tracks.first?.configuration
+        case let m as MPEGTSMuxer: m.tracks.first?.configuration
+        default: nil as CodecConfiguration?
+        }
+        return configuration.flatMap(DASHCodecString.of)
     }
 
     /// The stream's language tag, when it can stand in the playlist.

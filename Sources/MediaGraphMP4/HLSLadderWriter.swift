@@ -3,14 +3,15 @@ import Glibc
 #endif
 import MediaGraphCore
 
-/// Writes HLS with a master playlist (RFC 8216 4.3.4): one rendition per track, each an
-/// `MP4Muxer` of its own (fragments to an `HLSWriter`: its media playlist, init segment and
-/// segments), video tracks as variant streams and audio tracks as renditions of one audio
+/// Writes HLS with a master playlist (RFC 8216 4.3.4): one rendition per track, each a muxer
+/// of its own writing to an `HLSWriter` (its media playlist and segments): an `MP4Muxer` for
+/// fragmented-MP4 segments (with an init segment), or an `MPEGTSMuxer` for MPEG-TS ones, as
+/// ffmpeg's `-var_stream_map` gives each variant stream an mpegts muxer of its own. Video tracks as variant streams and audio tracks as renditions of one audio
 /// group that every variant plays with, as Apple's HLS authoring specification recommends
 /// over muxing the audio into every variant.
 ///
-/// Every rendition is cut by the same rule, the `hls` sink's grid (`MP4FragmentCut.grid`): a
-/// segment ends at its first key frame (audio: any frame) at or after the next multiple of
+/// Every rendition is cut by the same rule, the `hls` sink's grid (`MP4FragmentCut.grid`, or
+/// `MPEGTSSegmentClock`, the same rule on pts): a segment ends at its first key frame (audio: any frame) at or after the next multiple of
 /// `segmentDuration` from its first sample. Variants encoded with the same key-frame positions
 /// therefore get segments that start at the same times; others do not, and each media playlist
 /// still describes its own segments correctly.
@@ -41,7 +42,8 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     struct Rendition {
         var spec: RenditionSpec
         var format: MediaFormat
-        var muxer: MP4Muxer
+        /// An `MP4Muxer` (fMP4 segments) or an `MPEGTSMuxer` (MPEG-TS segments).
+        var muxer: any MP4TrackWriter
         var track: MP4TrackID
         var files: HLSWriter
         var timescale: Int64
@@ -52,6 +54,14 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     public let kind: HLSPlaylist.Kind
     /// Every media playlist's window when `kind` is live.
     public let window: HLSLiveWindow
+    public let segmentType: HLSSegmentType
+    /// MPEG-TS: the SDT's service name of every rendition (ffmpeg takes the `title` tag).
+    let title: String?
+    let segmentDuration: Double
+    /// MPEG-TS: samples held until every rendition's first is known (`HLSLadderWriter+TransportStream`).
+    var held: [(track: Int, sample: MP4Sample)] = []
+    var firstDTS: [Int64?] = []
+    var offsetFixed = false
     let specs: [RenditionSpec]
     let muxerOptions: MP4MuxerOptions
     /// Folder of the master ("" for the current one), with a trailing slash.
@@ -67,8 +77,10 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     ///   - renditions: one per track, in the order `addTrack` will be called.
     ///   - segmentDuration: seconds of the segment grid (the `hls` sink's `segment-duration`).
     ///   - window: each media playlist's sliding window when `kind` is live.
+    ///   - segmentType: fMP4 segments after an init segment, or MPEG-TS segments.
+    ///   - title: MPEG-TS: the service name in every rendition's SDT (default "Service01").
     public init(masterPath: String, renditions: [RenditionSpec], kind: HLSPlaylist.Kind, segmentDuration: Double,
-                window: HLSLiveWindow = HLSLiveWindow()) throws {
+                window: HLSLiveWindow = HLSLiveWindow(), segmentType: HLSSegmentType = .fmp4, title: String? = nil) throws {
         guard segmentDuration.isFinite, segmentDuration > 0 else {
             throw MP4MuxerError.invalidOption("HLS segment duration \(segmentDuration) is not a positive number of seconds")
         }
@@ -80,6 +92,9 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         self.masterPath = masterPath
         self.kind = kind
         self.window = window
+        self.segmentType = segmentType
+        self.title = title
+        self.segmentDuration = segmentDuration
         specs = renditions
         muxerOptions = MP4MuxerOptions(fragmented: true, fragmentDuration: segmentDuration, fragmentCut: .grid)
         folder = masterPath.lastIndex(of: "/").map { String(masterPath[...$0]) } ?? ""
@@ -89,8 +104,8 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         if isOpen { cancel() }
     }
 
-    /// Adds the next rendition. Its init segment file is opened now, so an unwritable folder
-    /// fails before any media is made.
+    /// Adds the next rendition. Its init segment file is opened now (MPEG-TS: its first segment's
+    /// name tried), so an unwritable folder fails before any media is made.
     public func addTrack(for format: MediaFormat, configuration: CodecConfiguration? = nil) throws -> MP4TrackID {
         guard state == .idle else { throw MP4MuxerError.invalidState(operation: "add a rendition", state: state) }
         let k = renditions.count
@@ -99,13 +114,17 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         }
         let names = specs[k].names
         let files = try HLSWriter(playlistPath: folder + names.playlist, segmentPrefix: names.segmentPrefix,
-                                  initName: names.initialization, kind: kind, window: window)
+                                  initName: names.initialization, kind: kind, segmentType: segmentType, window: window)
         files.decidesCleanup = false
         files.segmentWritten = { [unowned self] in try writeFirstEventMaster() }
-        let muxer = try MP4Muxer(path: files.playlistPath, fragmentsTo: files, options: muxerOptions)
+        let muxer: any MP4TrackWriter = switch segmentType {
+        case .fmp4: try MP4Muxer(path: files.playlistPath, fragmentsTo: files, options: muxerOptions)
+        case .mpegts: MPEGTSMuxer(output: files, title: title, segmentDuration: segmentDuration)
+        }
         let track = try muxer.addTrack(for: format, configuration: configuration)
         renditions.append(Rendition(spec: specs[k], format: format, muxer: muxer, track: track, files: files,
                                     timescale: muxer.timescale(of: track) ?? 90000))
+        firstDTS.append(nil)
         return MP4TrackID(index: k)
     }
 
@@ -120,6 +139,10 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         }
         guard renditions.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
         if state == .idle { begin() }
+        if segmentType == .mpegts && !offsetFixed {
+            do { try hold(sample, track: track.index) } catch { throw fail(error) }
+            return
+        }
         let r = renditions[track.index]
         do { try r.muxer.append(sample, to: r.track) } catch { throw fail(error) }
     }
@@ -135,14 +158,22 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         guard renditions.indices.contains(track.index) else { throw MP4MuxerError.unknownTrack(track) }
         guard isOpen else { return }
         let r = renditions[track.index]
-        do { try r.muxer.finishTrack(r.track) } catch { throw fail(error) }
+        do {
+            if segmentType == .mpegts && !offsetFixed {
+                firstDTS[track.index] = firstDTS[track.index] ?? .max
+                try releaseHeldIfReady()
+            }
+            try r.muxer.finishTrack(r.track)
+        } catch { throw fail(error) }
     }
 
     /// Fragmented muxers keep what they have queued (their cuts are already counted).
     public func dropQueued(from dts: Int64, in track: MP4TrackID) -> Int {
         guard renditions.indices.contains(track.index) else { return 0 }
         let r = renditions[track.index]
-        return r.muxer.dropQueued(from: dts, in: r.track)
+        let before = held.count
+        held.removeAll { $0.track == track.index && $0.sample.dts >= dts }
+        return before - held.count + r.muxer.dropQueued(from: dts, in: r.track)
     }
 
     /// Writes every rendition's last segment and media playlist, then the master.
@@ -152,6 +183,7 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         }
         if renditions.isEmpty { throw fail(MP4MuxerError.invalidOption("no tracks were added")) }
         do {
+            try releaseHeld()
             for r in renditions { try r.muxer.finish() }
             try writeMaster()
         } catch {
@@ -163,7 +195,7 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     /// Stops without completing: removes every file written (an EVENT master too).
     public func cancel() { stop(cancelled: true) }
 
-    var muxers: [MP4Muxer] { renditions.map(\.muxer) }
+    var muxers: [any MP4TrackWriter] { renditions.map(\.muxer) }
 
     /// Per rendition in track order: its port and the segments written.
     public var segmentCounts: [(port: String, segments: Int)] {

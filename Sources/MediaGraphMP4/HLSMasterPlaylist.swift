@@ -54,14 +54,16 @@ public struct HLSMasterPlaylist: Sendable, Equatable {
     public var audio: [AudioRendition] = []
     /// `#EXT-X-INDEPENDENT-SEGMENTS`: every media playlist's segments start with a key frame.
     public var independentSegments = false
+    /// `#EXT-X-VERSION`: that of the media playlists (7 with fMP4 segments, 3 with MPEG-TS ones).
+    public var version = 7
 
     public init() {}
 
-    /// The playlist file. Version 7, as its media playlists state (RFC 8216 4.3.1.2: the version
+    /// The playlist file. `version` as its media playlists state (RFC 8216 4.3.1.2: the version
     /// is that of the playlist "and its associated media"; fMP4 media playlists need 6, ffmpeg
-    /// writes 7 in both); the master's own tags need no more than 1.
+    /// writes 7 in both, and 3 in both with MPEG-TS); the master's own tags need no more than 1.
     public var text: String {
-        var lines = ["#EXTM3U", "#EXT-X-VERSION:7"]
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:\(version)"]
         if independentSegments { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
         for a in audio {
             var attributes = ["TYPE=AUDIO", "GROUP-ID=\(Self.quoted(Self.audioGroup))", "NAME=\(Self.quoted(a.name))"]

@@ -1,10 +1,10 @@
-/// A writer that owns one `MP4Muxer` per track (`DASHWriter`, `HLSLadderWriter`): how it stops.
+/// A writer that owns one muxer per track (`DASHWriter`, `HLSLadderWriter`): how it stops.
 /// The first cancel or failure stops every muxer, and the writer then keeps or removes its files
 /// as it documents (`abandonFiles`).
 protocol MuxerGroup: AnyObject {
     var state: MP4MuxerState { get set }
     /// Every track's muxer.
-    var muxers: [MP4Muxer] { get }
+    var muxers: [any MP4TrackWriter] { get }
     /// Keeps or removes what was written; `cancelled` when the run was stopped rather than failed.
     func abandonFiles(cancelled: Bool)
 }

@@ -297,7 +297,7 @@ import Testing
     /// master playlist has appeared. Until then, and for a while after, the folder is read every
     /// few milliseconds: whenever the master is there, every playlist it names is there and
     /// complete, and every segment those name is there.
-    static func startEventJob(in dir: String) throws -> Process {
+    static func startEventJob(in dir: String, segmentType: String = "fmp4") throws -> Process {
         let g = CLI.writeGraph("""
         { "nodes": { "src": { "type": "testsrc", "params": { "width": 320, "height": 240, "frames": 100000 } },
                      "venc": { "type": "h264", "params": { "preset": "veryfast", "keyint": 15 } },
@@ -305,7 +305,7 @@ import Testing
                      "venc1": { "type": "h264", "params": { "preset": "veryfast", "keyint": 15 } },
                      "tone": { "type": "sine", "params": { "seconds": 3000 } },
                      "aenc": { "type": "aac" },
-                     "hls": { "type": "hls", "params": { "path": "live.m3u8", "playlist-type": "event", "segment-duration": 0.5 } } },
+                     "hls": { "type": "hls", "params": { "path": "live.m3u8", "playlist-type": "event", "segment-duration": 0.5, "segment-type": "\(segmentType)" } } },
           "chains": [["src", "venc", "hls.video"], ["src", "small", "venc1", "hls.video1"], ["tone", "aenc", "hls.audio"]] }
         """, in: dir)
         let p = Process()
@@ -359,11 +359,12 @@ import Testing
     /// EVENT: the master appears only when every media playlist it names is there (checked
     /// every few ms while the job runs); Ctrl-C ends the run in order: exit 130, every media
     /// playlist ends with ENDLIST, and ffprobe reads both variants and the audio through the
-    /// master. SIGKILL leaves a master whose playlists and segments are all there.
-    @Test(arguments: [SIGINT, SIGKILL])
-    func eventMasterNeverNamesAMissingPlaylist(_ signal: Int32) throws {
+    /// master. SIGKILL leaves a master whose playlists and segments are all there. The same with
+    /// MPEG-TS segments.
+    @Test(arguments: [SIGINT, SIGKILL], ["fmp4", "mpegts"])
+    func eventMasterNeverNamesAMissingPlaylist(_ signal: Int32, _ segmentType: String) throws {
         let dir = CLI.tempDir()
-        let p = try Self.startEventJob(in: dir)
+        let p = try Self.startEventJob(in: dir, segmentType: segmentType)
         kill(p.processIdentifier, signal)
         p.waitUntilExit()
         let master = try String(contentsOfFile: dir + "/live.m3u8", encoding: .utf8)
@@ -408,8 +409,9 @@ import Testing
 
     /// A read-only folder: exit 1 naming the node, a file and the reason, and no file. A full
     /// one: VOD removes every file of every rendition and says how many; EVENT keeps a master
-    /// whose playlists and segments are all there.
-    @Test func unwritableAndFullFolderFailCleanly() throws {
+    /// whose playlists and segments are all there. The same with MPEG-TS segments.
+    @Test(arguments: ["fmp4", "mpegts"])
+    func unwritableAndFullFolderFailCleanly(_ segmentType: String) throws {
         for (flags, size, kind) in [(UInt(MS_RDONLY), "64k", "vod"), (0, "512k", "vod"), (0, "512k", "event")] { try ScratchMount.with(flags: flags, size: size) { out in
             let dir = CLI.tempDir()
             let g = CLI.writeGraph("""
@@ -419,7 +421,7 @@ import Testing
                          "enc1": { "type": "h264", "params": { "preset": "veryfast", "keyint": 15, "crf": 10 } },
                          "tone": { "type": "sine", "params": { "seconds": 20 } },
                          "aenc": { "type": "aac" },
-                         "hls": { "type": "hls", "params": { "path": "\(out)/live.m3u8", "segment-duration": 0.5, "playlist-type": "\(kind)" } } },
+                         "hls": { "type": "hls", "params": { "path": "\(out)/live.m3u8", "segment-duration": 0.5, "playlist-type": "\(kind)", "segment-type": "\(segmentType)" } } },
               "chains": [["src", "enc", "hls.video"], ["src", "small", "enc1", "hls.video1"], ["tone", "aenc", "hls.audio"]] }
             """, in: dir)
             let r = try CLI.mediagraph("run", "--quiet", g)

@@ -78,20 +78,6 @@ import Testing
         }
     }
 
-    /// MPEG-TS segments take one video input: a ladder is refused by name before anything runs.
-    @Test func aLadderOfTransportStreamsIsAValidationError() throws {
-        let dir = CLI.tempDir()
-        let g = CLI.writeGraph("""
-        { "nodes": { "src": { "type": "testsrc", "params": { "frames": 5 } }, "a": { "type": "h264" }, "b": { "type": "h264" },
-                     "hls": { "type": "hls", "params": { "path": "out.m3u8", "segment-type": "mpegts" } } },
-          "chains": [["src", "a", "hls.video"], ["src", "b", "hls.video1"]] }
-        """, in: dir)
-        let r = try CLI.mediagraph("run", "--quiet", g)
-        #expect(r.status == 2, "\(r.stderr)")
-        #expect(r.stderr.contains("node 'hls' (hls): param 'segment-type': expected fmp4 with several video or audio inputs (a master playlist), found mpegts"), "\(r.stderr)")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["g.json"])
-    }
-
     /// A read-only directory: exit 1 naming the node, the file and the reason, and no file. A
     /// full disk: VOD removes every file it wrote; EVENT keeps its playlist and the complete
     /// segments it lists and leaves no half-written file.

@@ -4,13 +4,13 @@ import MediaGraphMP4
 /// `hls`: HTTP Live Streaming output with fragmented-MP4 segments, what ffmpeg writes with
 /// `-f hls -hls_segment_type fmp4`: the mp4 muxer's fragments, one per segment, each in a file
 /// of its own beside the playlist (`HLSWriter`); or, with `segment-type: mpegts`, MPEG-TS
-/// segments from the `MPEGTSMuxer`, cut as ffmpeg's default `-f hls` cuts them. With one video input one playlist holds both
+/// segments from the `MPEGTSMuxer`, cut as ffmpeg's default `-f hls` cuts them (ladders too). With one video input one playlist holds both
 /// tracks, as ffmpeg's does without `-var_stream_map`; with several video inputs (a bit-rate
 /// ladder) or several audio inputs, `path` is a master playlist and every input a rendition
 /// with its own media playlist and files (`HLSLadderWriter`). See Docs/hls.md.
 public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; with several video inputs (a bit-rate ladder) a master playlist with a variant per video input and the audio as a rendition of its own, each with its media playlist NAME_PORT.m3u8, NAME_PORT_init.mp4 and NAME_PORT_0.m4s, …; H.264 or HEVC video and AAC audio; with segment-type mpegts (ffmpeg's default -f hls) MPEG-TS segments NAME0.ts, NAME1.ts, … without an init segment (one video and one audio input; AAC or MP3); every file appears only when complete.",
+        name: "hls", doc: "Writes HTTP Live Streaming (RFC 8216) with fragmented-MP4 segments, as ffmpeg's -f hls -hls_segment_type fmp4: a media playlist (.m3u8), an initialization segment NAME_init.mp4 and segments NAME0.m4s, NAME1.m4s, … beside it, each starting at a video key frame; with several video inputs (a bit-rate ladder) a master playlist with a variant per video input and the audio as a rendition of its own, each with its media playlist NAME_PORT.m3u8, NAME_PORT_init.mp4 and NAME_PORT_0.m4s, …; H.264 or HEVC video and AAC audio; with segment-type mpegts (ffmpeg's default -f hls) MPEG-TS segments NAME0.ts, NAME1.ts, … (a ladder: NAME_PORT_0.ts, …) without an init segment (AAC or MP3 audio); every file appears only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC); several: one variant stream each, in port order", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC); with several video inputs (or audio inputs): an audio rendition each, the first the default", repeatable: true, optional: true)],
@@ -19,7 +19,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
                                                doc: "target segment length in seconds, ffmpeg's hls_time: a segment ends at the first video key frame at or after the next multiple of it")
     static let segmentType = Param<String>("segment-type", oneOf: HLSSegmentType.allCases.map(\.rawValue), default: HLSSegmentType.fmp4.rawValue,
-                                           doc: "fmp4: fragmented-MP4 segments NAME0.m4s, … after an init segment (playlist version 7); mpegts: MPEG-TS segments NAME0.ts, … each starting with PAT, PMT and a key frame, no init segment (version 3), as ffmpeg's -hls_segment_type; mpegts takes one video input (no ladder)")
+                                           doc: "fmp4: fragmented-MP4 segments NAME0.m4s, … after an init segment (playlist version 7); mpegts: MPEG-TS segments NAME0.ts, … each starting with PAT, PMT and a key frame, no init segment (version 3), as ffmpeg's -hls_segment_type; a ladder's renditions likewise (NAME_PORT_0.ts, …)")
     static let playlistType = Param<String>("playlist-type", oneOf: HLSPlaylist.Kind.allCases.map(\.rawValue), default: "vod",
                                             doc: "vod: the playlist is written once, complete, at the end; event: rewritten after every segment, so a player can follow a running job (ffmpeg's hls_playlist_type); live: rewritten after every segment, listing only the latest list-size segments, without a playlist type (ffmpeg's -f hls without hls_playlist_type)")
     static let listSize = Param<Int?>("list-size", 0...1_000_000,
@@ -27,7 +27,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     static let deleteSegments = Param<Bool>("delete-segments", default: false,
                                             doc: "live: remove a segment's file once it has left the playlist and one more segment has followed it out, so a player that read the previous playlist can still fetch it (ffmpeg's hls_flags delete_segments with its hls_delete_threshold 1)")
     static let segmentName = Param<String?>("segment-name",
-                                            doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4; with a master playlist NAME_PORT.m3u8, NAME_PORT_init.mp4, NAME_PORT_0.m4s); default: the playlist's name without .m3u8")
+                                            doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4; with a master playlist NAME_PORT.m3u8, NAME_PORT_init.mp4, NAME_PORT_0.m4s; MPEG-TS: NAME0.ts, NAME_PORT_0.ts); default: the playlist's name without .m3u8")
     static let endParam = MP4Feed.endParam
 
     /// Codecs HLS players take in fMP4 segments; the ports take the mp4 muxer's others only to
@@ -72,9 +72,6 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
         hasMaster = try Self.needsMaster(ports: setup.connectedInputs, prefix: prefix, masterName: name)
-        if hasMaster && segments == .mpegts {
-            throw NodeFailure("param 'segment-type': expected fmp4 with several video or audio inputs (a master playlist), found mpegts: MPEG-TS segments are written for one video and one audio input only; use \"segment-type\": \"fmp4\" for a ladder")
-        }
     }
 
     /// Whether the inputs make a master playlist (two or more video inputs, or audio inputs),
@@ -113,7 +110,8 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                 HLSLadderWriter.RenditionSpec(names: HLSRenditionNames(prefix: prefix, port: feed.names[k]),
                                               position: order.firstIndex(of: k) ?? k)
             }
-            let l = try HLSLadderWriter(masterPath: path, renditions: specs, kind: kind, segmentDuration: options.fragmentDuration, window: window)
+            let l = try HLSLadderWriter(masterPath: path, renditions: specs, kind: kind, segmentDuration: options.fragmentDuration,
+                                        window: window, segmentType: segments, title: title)
             ladder = l
             try feed.attach(l)
             return
@@ -121,12 +119,15 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind, segmentType: segments, window: window)
         writer = w
         if segments == .mpegts {
-            let title = feed.formats.lazy.compactMap { $0.tags.movie["title"] }.first
             try feed.attach(MPEGTSMuxer(output: w, title: title, segmentDuration: options.fragmentDuration))
         } else {
             try feed.attach(try MP4Muxer(path: path, fragmentsTo: w, options: options))
         }
     }
+
+    /// MPEG-TS: the SDT's service name, the first input's `title` tag (ffmpeg copies the first
+    /// input file's to its output).
+    var title: String? { feed.formats.lazy.compactMap { $0.tags.movie["title"] }.first }
 
     public var waitsForPreferredInput: Bool { feed.waitsForPreferredInput }
     public func preferredInput() -> Int? { feed.preferredInput() }
