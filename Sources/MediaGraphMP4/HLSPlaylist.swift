@@ -52,13 +52,19 @@ public struct HLSPlaylist: Sendable, Equatable {
     /// The segments the playlist lists.
     public var listed: ArraySlice<Segment> { segments.dropFirst(mediaSequence) }
 
-    /// `#EXT-X-TARGETDURATION`: the longest listed segment in whole seconds, rounded up (RFC 8216
-    /// 4.3.3.1 asks only that each duration rounded to the nearest be no more; ffmpeg rounds up).
+    /// `#EXT-X-TARGETDURATION`: the longest listed segment in whole seconds, rounded to the
+    /// nearest, ties to even — ffmpeg's `lrint` (hlsenc.c), and what RFC 8216 4.3.3.1 asks: each
+    /// duration rounded to the nearest integer is no more (2.005333 s gives 2, 2.6 s gives 3).
+    /// At least 1 where ffmpeg writes 0 (segments of half a second or less), which would have a
+    /// player reload the playlist without pause.
     public var targetDuration: Int64 {
-        listed.map { s in
+        guard let longest = listed.map({ s -> Int64 in
             let d = s.duration
-            return d.timescale > 0 ? (d.value + d.timescale - 1) / d.timescale : 0
-        }.max() ?? 0
+            guard d.timescale > 0, d.value > 0 else { return 0 }
+            let whole = d.value / d.timescale, twice = 2 * (d.value % d.timescale)
+            return twice > d.timescale || (twice == d.timescale && whole % 2 == 1) ? whole + 1 : whole
+        }).max() else { return 0 }
+        return max(1, longest)
     }
 
     /// The playlist file. Version 7 with fMP4 segments: EXT-X-MAP in a playlist without

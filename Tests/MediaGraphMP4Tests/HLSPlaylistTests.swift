@@ -56,11 +56,11 @@ import MediaGraphMP4
         var p = HLSPlaylist(kind: .event, mapURI: "s_init.mp4")
         p.segments = [.init(uri: "s0.m4s", duration: MediaTime(value: 180_000, timescale: 90000), independent: true),
                       .init(uri: "s1.m4s", duration: MediaTime(value: 180_090, timescale: 90000), independent: true)]
-        #expect(p.targetDuration == 3, "2.001 s rounds up")
+        #expect(p.targetDuration == 2, "2.001 s rounds to the nearest, as ffmpeg's lrint")
         #expect(p.text == """
         #EXTM3U
         #EXT-X-VERSION:7
-        #EXT-X-TARGETDURATION:3
+        #EXT-X-TARGETDURATION:2
         #EXT-X-MEDIA-SEQUENCE:0
         #EXT-X-PLAYLIST-TYPE:EVENT
         #EXT-X-INDEPENDENT-SEGMENTS
@@ -71,6 +71,12 @@ import MediaGraphMP4
         s1.m4s
 
         """)
+        let ties = [225_000, 235_000, 315_000, 45_000].map { v in
+            var t = HLSPlaylist(kind: .vod, mapURI: nil)
+            t.segments = [.init(uri: "t.ts", duration: MediaTime(value: Int64(v), timescale: 90000), independent: true)]
+            return t.targetDuration
+        }
+        #expect(ties == [2, 3, 4, 1], "2.5 s ties to 2, 2.61 s is 3, 3.5 s ties to 4 (as lrint); 0.5 s gives 1, not ffmpeg's 0")
         p.segments.removeLast()
         p.segments[0].independent = false
         p.ended = true
