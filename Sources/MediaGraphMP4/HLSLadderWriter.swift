@@ -58,6 +58,7 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     /// MPEG-TS: the SDT's service name of every rendition (ffmpeg takes the `title` tag).
     let title: String?
     let segmentDuration: Double
+    let programDateTime: Double?
     /// MPEG-TS: samples held until every rendition's first is known (`HLSLadderWriter+TransportStream`).
     var held: [(track: Int, sample: MP4Sample)] = []
     var firstDTS: [Int64?] = []
@@ -79,8 +80,10 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
     ///   - window: each media playlist's sliding window when `kind` is live.
     ///   - segmentType: fMP4 segments after an init segment, or MPEG-TS segments.
     ///   - title: MPEG-TS: the service name in every rendition's SDT (default "Service01").
+    ///   - programDateTime: every media playlist's `HLSPlaylist.programDateTime`.
     public init(masterPath: String, renditions: [RenditionSpec], kind: HLSPlaylist.Kind, segmentDuration: Double,
-                window: HLSLiveWindow = HLSLiveWindow(), segmentType: HLSSegmentType = .fmp4, title: String? = nil) throws {
+                window: HLSLiveWindow = HLSLiveWindow(), segmentType: HLSSegmentType = .fmp4, title: String? = nil,
+                programDateTime: Double? = nil) throws {
         guard segmentDuration.isFinite, segmentDuration > 0 else {
             throw MP4MuxerError.invalidOption("HLS segment duration \(segmentDuration) is not a positive number of seconds")
         }
@@ -94,6 +97,7 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         self.window = window
         self.segmentType = segmentType
         self.title = title
+        self.programDateTime = programDateTime
         self.segmentDuration = segmentDuration
         specs = renditions
         muxerOptions = MP4MuxerOptions(fragmented: true, fragmentDuration: segmentDuration, fragmentCut: .grid)
@@ -114,7 +118,8 @@ public final class HLSLadderWriter: MP4TrackWriter, MuxerGroup {
         }
         let names = specs[k].names
         let files = try HLSWriter(playlistPath: folder + names.playlist, segmentPrefix: names.segmentPrefix,
-                                  initName: names.initialization, kind: kind, segmentType: segmentType, window: window)
+                                  initName: names.initialization, kind: kind, segmentType: segmentType, window: window,
+                                  programDateTime: programDateTime)
         files.decidesCleanup = false
         files.segmentWritten = { [unowned self] in try writeFirstEventMaster() }
         let muxer: any MP4TrackWriter = switch segmentType {

@@ -39,6 +39,10 @@ public struct HLSPlaylist: Sendable, Equatable {
     /// A live playlist's window (ignored for VOD and EVENT, which list every segment, as
     /// ffmpeg's hls_playlist_type forces hls_list_size 0).
     public var window: HLSLiveWindow
+    /// `#EXT-X-PROGRAM-DATE-TIME` after each #EXTINF (ffmpeg's `-hls_flags program_date_time`):
+    /// the wall-clock start of segment 0, seconds since 1970; each segment's is it plus the
+    /// durations of the segments before, listed or not. Nil: no such tag.
+    public var programDateTime: Double?
 
     public init(kind: Kind, mapURI: String?, window: HLSLiveWindow = HLSLiveWindow()) {
         self.kind = kind
@@ -79,8 +83,13 @@ public struct HLSPlaylist: Sendable, Equatable {
         }
         if listed.allSatisfy(\.independent) { lines.append("#EXT-X-INDEPENDENT-SEGMENTS") }
         if let mapURI { lines.append("#EXT-X-MAP:URI=\"\(mapURI)\"") }
+        var clock = programDateTime.map { start in segments.prefix(mediaSequence).reduce(start) { $0 + $1.duration.seconds } }
         for s in listed {
             lines.append("#EXTINF:\(Self.decimal(s.duration)),")
+            if let t = clock {
+                lines.append(HLSProgramDateTime.line(t))
+                clock = t + s.duration.seconds
+            }
             lines.append(s.uri)
         }
         if ended { lines.append("#EXT-X-ENDLIST") }

@@ -47,8 +47,9 @@ public final class HLSWriter: MP4FragmentReceiver {
     ///   - segmentType: fMP4 segments (from an `MP4Muxer`) or MPEG-TS ones (from an
     ///     `MPEGTSMuxer`, `<prefix>0.ts`, …, no init segment).
     ///   - window: what a live playlist lists and removes (ignored for VOD and EVENT).
+    ///   - programDateTime: the wall-clock start of the first segment (`HLSPlaylist.programDateTime`).
     public init(playlistPath: String, segmentPrefix: String, initName: String? = nil, kind: HLSPlaylist.Kind,
-                segmentType: HLSSegmentType = .fmp4, window: HLSLiveWindow = HLSLiveWindow()) throws {
+                segmentType: HLSSegmentType = .fmp4, window: HLSLiveWindow = HLSLiveWindow(), programDateTime: Double? = nil) throws {
         let initName = initName ?? segmentPrefix + "_init.mp4"
         self.segmentType = segmentType
         for name in [segmentPrefix, initName] where name.isEmpty || HLSPlaylist.unusableCharacter(inFileName: name) != nil {
@@ -58,6 +59,7 @@ public final class HLSWriter: MP4FragmentReceiver {
         folder = playlistPath.lastIndex(of: "/").map { String(playlistPath[...$0]) } ?? ""
         prefix = segmentPrefix
         playlist = HLSPlaylist(kind: kind, mapURI: segmentType == .fmp4 ? initName : nil, window: window)
+        playlist.programDateTime = programDateTime
         guard segmentType == .fmp4 else {
             try checkFolderIsWritable()
             return

@@ -14,7 +14,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9]), doc: "the video track (H.264 or HEVC); several: one variant stream each, in port order", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3]), doc: "the audio track (AAC); with several video inputs (or audio inputs): an audio rendition each, the first the default", repeatable: true, optional: true)],
-        params: ParamSpec.list(pathParam, segmentDuration, segmentType, playlistType, listSize, deleteSegments, segmentName, endParam))
+        params: ParamSpec.list(pathParam, segmentDuration, segmentType, playlistType, listSize, deleteSegments, segmentName, programDateTime, endParam))
     static let pathParam = Param<String>.requiredPath("path", role: .output, doc: "the playlist, a .m3u8 file (with several video inputs the master playlist); the segments go beside it")
     static let segmentDuration = Param<Double>("segment-duration", 0.1...3600, default: 2,
                                                doc: "target segment length in seconds, ffmpeg's hls_time: a segment ends at the first video key frame at or after the next multiple of it")
@@ -28,6 +28,8 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                             doc: "live: remove a segment's file once it has left the playlist and one more segment has followed it out, so a player that read the previous playlist can still fetch it (ffmpeg's hls_flags delete_segments with its hls_delete_threshold 1)")
     static let segmentName = Param<String?>("segment-name",
                                             doc: "start of the segment file names (NAME0.m4s, NAME_init.mp4; with a master playlist NAME_PORT.m3u8, NAME_PORT_init.mp4, NAME_PORT_0.m4s; MPEG-TS: NAME0.ts, NAME_PORT_0.ts); default: the playlist's name without .m3u8")
+    static let programDateTime = Param<Bool>("program-date-time", default: false,
+                                             doc: "write #EXT-X-PROGRAM-DATE-TIME before each segment's URI: the wall clock when the run starts (local time with its offset, milliseconds) plus the durations before it, as ffmpeg's hls_flags program_date_time")
     static let endParam = MP4Feed.endParam
 
     /// Codecs HLS players take in fMP4 segments; the ports take the mp4 muxer's others only to
@@ -41,6 +43,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     let prefix: String
     let options: MP4MuxerOptions
     let feed: MP4Feed
+    let writesDateTime: Bool
     /// Several video or audio inputs: `path` is a master playlist (`HLSLadderWriter`).
     let hasMaster: Bool
     var writer: HLSWriter?
@@ -71,6 +74,7 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         }
         options = MP4MuxerOptions(fragmented: true, fragmentDuration: p[Self.segmentDuration], fragmentCut: .grid)
         feed = MP4Feed(end: p[Self.endParam], names: setup.connectedInputs)
+        writesDateTime = p[Self.programDateTime]
         hasMaster = try Self.needsMaster(ports: setup.connectedInputs, prefix: prefix, masterName: name)
     }
 
@@ -104,6 +108,8 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
 
     public func start() throws {
         try OutputDirectory.prepare(for: path)
+        // ffmpeg takes the clock when it opens the output, before the first packet
+        let dateTime = writesDateTime ? HLSProgramDateTime.now() : nil
         if hasMaster {
             let order = SyncInputOrder.order(of: feed.names, in: Self.typeInfo)
             let specs = feed.names.indices.map { k in
@@ -111,12 +117,13 @@ public final class HLSSink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                               position: order.firstIndex(of: k) ?? k)
             }
             let l = try HLSLadderWriter(masterPath: path, renditions: specs, kind: kind, segmentDuration: options.fragmentDuration,
-                                        window: window, segmentType: segments, title: title)
+                                        window: window, segmentType: segments, title: title, programDateTime: dateTime)
             ladder = l
             try feed.attach(l)
             return
         }
-        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind, segmentType: segments, window: window)
+        let w = try HLSWriter(playlistPath: path, segmentPrefix: prefix, kind: kind, segmentType: segments, window: window,
+                              programDateTime: dateTime)
         writer = w
         if segments == .mpegts {
             try feed.attach(MPEGTSMuxer(output: w, title: title, segmentDuration: options.fragmentDuration))
