@@ -13,11 +13,14 @@ extension HLSLadderWriter {
         try releaseHeldIfReady()
     }
 
+    /// Releases once every rendition's first dts is known, or the held samples (arriving from
+    /// several tracks, so not in dts order) span more than the interleaving limit.
     func releaseHeldIfReady() throws {
         let waiting = renditions.count < specs.count || firstDTS.contains(nil)
-        if waiting, let first = held.first?.sample.dts, let last = held.last?.sample.dts,
-           last - first <= MPEGTSMuxer.maxInterleaveDelta { return }
-        if waiting && held.isEmpty { return }
+        if waiting {
+            let times = held.map(\.sample.dts)
+            guard let low = times.min(), let high = times.max(), high - low > MPEGTSMuxer.maxInterleaveDelta else { return }
+        }
         try releaseHeld()
     }
 
