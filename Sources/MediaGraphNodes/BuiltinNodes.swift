@@ -66,6 +66,7 @@ public enum BuiltinNodes {
         r.add(VolumeDetectNode.self)
         r.add(BlackDetectNode.self)
         r.add(CropDetectNode.self)
+        r.add(SceneDetectNode.self)
         r.add(AudioFadeNode.self)
         r.add(AudioTempoNode.self)
         r.addAdapter(ResampleNode.adapter)

@@ -14,6 +14,7 @@ enum FFmpegNames {
         same(["xfade"], "transition")
         same(["yadif"], "deinterlace")
         same(["arealtime"], "realtime")
+        same(["scdet"], "scenedetect")
         h["hflip"] = "ffmpeg's hflip is 'flip' here (its default direction, horizontal)"
         h["vflip"] = "ffmpeg's vflip is 'flip' here with \"direction\": \"vertical\""
         same(["aresample", "aformat"], "resample")

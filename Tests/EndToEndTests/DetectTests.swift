@@ -10,7 +10,7 @@ import Testing
         let r = try CLI.run("ffmpeg", ["-hide_banner", "-nostats", "-i", input, filterOption, filter, "-f", "null", "-"])
         #expect(r.status == 0, "\(r.stderr)")
         return r.stderr.split(whereSeparator: \.isNewline).compactMap { line in
-            guard line.hasPrefix("["), line.contains("detect"), let end = line.range(of: "] ") else { return nil }
+            guard line.hasPrefix("["), line.contains("detect") || line.contains("scdet"), let end = line.range(of: "] ") else { return nil }
             return String(line[end.upperBound...])
         }
     }
@@ -239,6 +239,47 @@ import Testing
             let crop = last.flatMap { line in line.range(of: "crop=").map { String(line[$0.lowerBound...]) } }
             #expect(crop != nil && r.stderr.contains("(cropdetect): ") && r.stderr.contains(crop ?? "?"), "limit \(limit): ffmpeg \(last ?? "-"), ours \(r.stderr)")
         }
+    }
+
+    /// Scene changes of cuts between patterns, a fade and a cut back, as 8-bit YUV, 10-bit YUV
+    /// and BGRA (every byte compared, as ffmpeg does for packed RGB), with the default threshold
+    /// and 5: the same times and scores (3 decimals) as ffmpeg's scdet lines, our JSON's scores
+    /// rounding to them; with `changes-only` exactly the changed pictures pass.
+    @Test func sceneChangesAreFFmpegs() throws {
+        let dir = CLI.tempDir()
+        let cuts = "testsrc2=s=320x240:r=25:d=2[a];color=red:s=320x240:r=25:d=1[b];testsrc=s=320x240:r=25:d=1.5,fade=out:st=0.5:d=1[c];"
+            + "mandelbrot=s=320x240:r=25,trim=duration=1.2[d];[a][b][c][d]concat=n=4"
+        let files: [(String, [String])] = [
+            ("cuts.mp4", ["-vf", "format=yuv420p", "-c:v", "libx264", "-qp", "0"]),
+            ("cuts10.mkv", ["-vf", "format=yuv422p10le", "-c:v", "libx264", "-qp", "0"]),
+            ("cuts-bgra.mkv", ["-vf", "format=bgra", "-c:v", "ffv1"]),
+        ]
+        for (name, args) in files {
+            let m = try CLI.run("ffmpeg", ["-v", "error", "-y", "-f", "lavfi", "-i", cuts] + args + [dir + "/" + name])
+            #expect(m.status == 0, "\(m.stderr)")
+        }
+        for (i, (input, params, filter)) in [("cuts.mp4", "", "scdet"), ("cuts.mp4", #""threshold": 5"#, "scdet=t=5"),
+                                             ("cuts10.mkv", "", "scdet"), ("cuts-bgra.mkv", #""threshold": 5"#, "scdet=t=5")].enumerated() {
+            let expected = try Self.ffmpegLines(dir + "/" + input, "-vf", filter).filter { $0.hasPrefix("lavfi.scd.score") }
+            let r = try Self.runDetector(dir, input: input, port: "video", node: "scenedetect",
+                                         params: params + (params.isEmpty ? "" : ", ") + #""path": "sc\#(i).json""#)
+            #expect(!r.stderr.contains("(convert)"), "\(r.stderr)")
+            let notes = r.stderr.split(whereSeparator: \.isNewline).compactMap { l in l.range(of: "(scenedetect): ").map { String(l[$0.upperBound...]) } }
+            #expect(expected.count >= 2 && notes == expected, "\(input) \(filter): ours \(notes), ffmpeg \(expected)")
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: dir + "/sc\(i).json"))) as? [[String: Any]])
+            let fromFile = list.map { "lavfi.scd.score: \(String(format: "%.3f", ($0["score"] as? Double) ?? .nan)), lavfi.scd.time: \(String(format: "%.6g", ($0["time"] as? Double) ?? .nan))" }
+            #expect(fromFile == expected, "\(fromFile)")
+        }
+        let r = try CLI.mediagraph("run", CLI.writeGraph("""
+        { "nodes": { "src": { "type": "filesrc", "params": { "path": "cuts.mp4" } },
+                     "det": { "type": "scenedetect", "params": { "changes-only": true } },
+                     "out": { "type": "framehash", "params": { "path": "changes.txt" } } },
+          "chains": [["src.video", "det", "out"]] }
+        """, in: dir, name: "only.json"))
+        #expect(r.status == 0, "\(r.stderr)")
+        let changes = try Self.ffmpegLines(dir + "/cuts.mp4", "-vf", "scdet").filter { $0.hasPrefix("lavfi.scd.score") }.count
+        let passed = try String(contentsOfFile: dir + "/changes.txt", encoding: .utf8).split(separator: "\n").filter { !$0.hasPrefix("#") }.count
+        #expect(changes >= 2 && passed == changes, "\(passed) pictures passed, \(changes) scene changes")
     }
 
     /// Float audio passes through `volumedetect` as it came (ffmpeg would pass it on as 16 bits):

@@ -183,4 +183,10 @@ intptr_t mg_unsharp_mask32_avx2(const uint32_t *const *rows, intptr_t taps, cons
 intptr_t mg_count_at_most_row_avx2(const uint8_t *row, intptr_t bytes, uint8_t threshold, intptr_t *count)
     __attribute__((swift_name("countAtMostRowAVX2(_:bytes:threshold:count:)")));
 
+/// The sum of |a[i] - b[i]| over two byte rows, for CPUs with AVX2 (the caller checks): 32 bytes
+/// per step; `*sum` gets the sum over the bytes done. Returns the bytes done (a multiple of 32);
+/// the caller sums the rest.
+intptr_t mg_sad_row_avx2(const uint8_t *a, const uint8_t *b, intptr_t bytes, uint64_t *sum)
+    __attribute__((swift_name("sadRowAVX2(_:_:bytes:sum:)")));
+
 #endif
