@@ -49,6 +49,14 @@ extension MP4Muxer {
         mdatHeaderOffset = file.position
         try file.write([UInt8](repeating: 0, count: 16))
         mediaBase = file.position
+        try writeChapterSamples(file)
+    }
+
+    /// The chapter track's samples, the first media data, as ffmpeg writes them with the header.
+    private func writeChapterSamples(_ file: OutputFile) throws {
+        guard let chapterTrack else { return }
+        for s in chapterTrack.samples { try file.write(s.bytes) }
+        mediaBytes += UInt64(chapterTrack.totalBytes)
     }
 
     /// Fast start: one file-system block kept for ftyp, moov (when it fits) and the mdat header
@@ -61,6 +69,7 @@ extension MP4Muxer {
         try file.write([UInt8](repeating: 0, count: reserve))
         mdatHeaderOffset = file.position - 16
         mediaBase = file.position
+        try writeChapterSamples(file)
     }
 
     func writeSample(_ i: Int, newChunk: Bool) throws {
@@ -96,9 +105,10 @@ extension MP4Muxer {
         // ffmpeg's mov muxer counts a QuickTime movie's time in milliseconds, as QuickTime itself does
         if options.quickTime { return 1000 }
         var l: Int64 = 1
-        for t in tracks {
-            guard let n = Rational.lcm(l, t.description.timescale), n <= Int64(Int32.max) else {
-                return tracks.map(\.description.timescale).max() ?? 1000
+        let timescales = tracks.map(\.description.timescale) + (chapterTrack == nil ? [] : [ChapterTrack.timescale])
+        for ts in timescales {
+            guard let n = Rational.lcm(l, ts), n <= Int64(Int32.max) else {
+                return timescales.max() ?? 1000
             }
             l = n
         }
@@ -152,7 +162,7 @@ extension MP4Muxer {
         func moov(_ base: UInt64, _ co64: Bool) -> [UInt8] {
             MovieBox.moov(tracks: trackSummaries, movieTimescale: mts, chunkBase: base, co64: co64,
                           rotation: options.rotation, fragmented: false, tags: options.tags, chapters: options.chapters,
-                          quickTime: options.quickTime)
+                          chapterTrack: chapterTrack, quickTime: options.quickTime, appleBrand: options.appleBrand)
         }
         let mdatHeader = Self.mdatHeader(dataSize: mediaBytes, quickTime: options.quickTime)
         if options.fastStart {

@@ -43,6 +43,8 @@ public final class MP4Muxer {
     /// Bytes in the chunk being written (a QuickTime movie's chunks are bounded by size).
     var chunkBytes = 0
     var scratch: [UInt8] = []
+    /// The QuickTime chapter track (normal mode), whose samples open the media data.
+    var chapterTrack: ChapterTrack?
     // fragmented mode
     var leadTrack = 0
     /// Decode time (lead track ticks) where the current fragment began, and where the first did.
@@ -65,6 +67,7 @@ public final class MP4Muxer {
         try Self.check(options)
         self.path = path
         self.options = options
+        chapterTrack = options.fragmented ? nil : ChapterTrack(options.chapters)
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         guard !path[nameStart...].isEmpty else { throw MP4MuxerError.invalidOption("output path \(path) names a directory, not a file") }
         do {

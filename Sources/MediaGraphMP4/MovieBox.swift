@@ -56,11 +56,16 @@ enum MovieBox {
     ///   - chunkBase: file offset of the first media byte; chunk offsets are relative to it.
     ///   - rotation: every video track's rotation (nil: each track's own, from its metadata).
     ///   - fragmented: empty sample tables plus mvex/trex.
+    ///   - chapterTrack: the QuickTime chapter track, written after the media tracks, with a
+    ///     `tref/chap` to it in every media track; its samples start at `chunkBase`.
+    ///   - appleBrand: an iPod file (.m4a/.m4v), whose text sample entry has no btrt.
     static func moov(tracks: [TrackSummary], movieTimescale: Int64, chunkBase: UInt64, co64: Bool,
                      rotation: Int?, fragmented: Bool, tags: MP4Tags? = nil, chapters: [Chapter] = [],
-                     quickTime: Bool = false) -> [UInt8] {
+                     chapterTrack: ChapterTrack? = nil, quickTime: Bool = false, appleBrand: Bool = false) -> [UInt8] {
         var w = ByteWriter(capacity: 4096 + tracks.reduce(0) { $0 + $1.table.count * 12 })
-        let movieDuration = fragmented ? 0 : (tracks.map(\.trackDuration).max() ?? 0)
+        let chapterDuration = chapterTrack.map { movieTicks($0.presentedDuration, movieTimescale: movieTimescale) } ?? 0
+        let movieDuration = fragmented ? 0 : max(tracks.map(\.trackDuration).max() ?? 0, chapterDuration)
+        let chapterTrackID = chapterTrack.map { _ in tracks.count + 1 }
         // The movie was made when its earliest stream was.
         let created = tracks.compactMap(\.description.metadata.creationTime).min().map(mp4Time) ?? 0
         w.box("moov") { w in
@@ -74,12 +79,16 @@ enum MovieBox {
                 w.zeros(10)
                 matrix(&w, rotation: 0, width: 0, height: 0)
                 w.zeros(24)
-                w.u32(UInt32(tracks.count + 1)) // next_track_ID
+                w.u32(UInt32(tracks.count + (chapterTrack == nil ? 1 : 2))) // next_track_ID
             }
             for t in tracks {
                 trak(&w, t, movieTimescale: movieTimescale, chunkBase: chunkBase, co64: co64,
                      rotation: t.description.isVideo ? (rotation ?? t.description.metadata.rotation ?? 0) : 0,
-                     fragmented: fragmented, quickTime: quickTime)
+                     fragmented: fragmented, quickTime: quickTime, chapterTrackID: chapterTrackID)
+            }
+            if let chapterTrack, let chapterTrackID {
+                chapterTrak(&w, chapterTrack, id: chapterTrackID, movieTimescale: movieTimescale, chunkBase: chunkBase,
+                            co64: co64, created: created, quickTime: quickTime, bitrateBox: !quickTime && !appleBrand)
             }
             if fragmented {
                 w.box("mvex") { w in
@@ -92,12 +101,17 @@ enum MovieBox {
                     }
                 }
             }
-            // udta last in moov, as ffmpeg places it (after mvex when fragmented): tags (an empty
-            // meta/ilst beside chapters, as ffmpeg always writes one), chapters
-            // (QuickTime keeps tags in user data atoms of its own: none are written there)
-            if !quickTime, !(tags?.isEmpty ?? true) || !chapters.isEmpty {
+            // udta last in moov, as ffmpeg places it (after mvex when fragmented): tags (in an
+            // MP4 an empty meta/ilst beside chapters, as ffmpeg always writes one; in a QuickTime
+            // movie user data atoms, and nothing when there are none), then chapters
+            let quickTimeTags = quickTime ? QuickTimeUserData(tags) : nil
+            if quickTime ? !(quickTimeTags?.isEmpty ?? true) || !chapters.isEmpty : !(tags?.isEmpty ?? true) || !chapters.isEmpty {
                 w.box("udta") { w in
-                    (tags ?? MP4Tags(copying: [:], overrides: nil)).write(&w)
+                    if let quickTimeTags {
+                        quickTimeTags.write(&w)
+                    } else {
+                        (tags ?? MP4Tags(copying: [:], overrides: nil)).write(&w)
+                    }
                     NeroChapters.write(chapters, &w)
                 }
             }
@@ -106,7 +120,7 @@ enum MovieBox {
     }
 
     private static func trak(_ w: inout ByteWriter, _ t: TrackSummary, movieTimescale: Int64, chunkBase: UInt64,
-                             co64: Bool, rotation: Int, fragmented: Bool, quickTime: Bool) {
+                             co64: Bool, rotation: Int, fragmented: Bool, quickTime: Bool, chapterTrackID: Int?) {
         let d = t.description
         let created = d.metadata.creationTime.map(mp4Time) ?? 0
         w.box("trak") { w in
@@ -134,6 +148,12 @@ enum MovieBox {
                         if t.emptyEdit > 0 { edit(&w, v1, t.emptyEdit, -1) }
                         edit(&w, v1, t.segmentDuration, t.mediaTime)
                     }
+                }
+            }
+            // every media track names the chapter track, as ffmpeg's muxer does
+            if let chapterTrackID {
+                w.box("tref") { w in
+                    w.box("chap") { $0.u32(UInt32(chapterTrackID)) }
                 }
             }
             w.box("mdia") { w in
@@ -169,7 +189,7 @@ enum MovieBox {
 
     /// hdlr: ISO's (pre_defined 0, name NUL-terminated) or, with a QuickTime component type
     /// (`mhlr` media, `dhlr` data handler), QuickTime's, whose name is a Pascal string.
-    private static func handler(_ w: inout ByteWriter, _ component: StaticString?, _ type: StaticString, _ name: String) {
+    static func handler(_ w: inout ByteWriter, _ component: StaticString?, _ type: StaticString, _ name: String) {
         w.fullBox("hdlr", version: 0, flags: 0) { w in
             if let component { w.fourCC(component) } else { w.u32(0) }
             w.fourCC(type)
@@ -181,7 +201,7 @@ enum MovieBox {
         }
     }
 
-    private static func edit(_ w: inout ByteWriter, _ v1: Bool, _ duration: Int64, _ mediaTime: Int64) {
+    static func edit(_ w: inout ByteWriter, _ v1: Bool, _ duration: Int64, _ mediaTime: Int64) {
         if v1 { w.u64(UInt64(duration)); w.i64(mediaTime) } else { w.u32(UInt32(duration)); w.i32(Int32(mediaTime)) }
         w.u32(0x0001_0000) // media_rate 1.0
     }
@@ -262,7 +282,7 @@ enum MovieBox {
     }
 
     /// Creation and modification time (both the creation time, as ffmpeg writes them).
-    private static func times(_ w: inout ByteWriter, _ v1: Bool, _ t: UInt64) {
+    static func times(_ w: inout ByteWriter, _ v1: Bool, _ t: UInt64) {
         if v1 { w.u64(t); w.u64(t) } else { w.u32(UInt32(truncatingIfNeeded: t)); w.u32(UInt32(truncatingIfNeeded: t)) }
     }
 

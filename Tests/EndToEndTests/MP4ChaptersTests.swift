@@ -4,8 +4,53 @@ import Testing
 /// Chapters in the `mp4` sink: a file's chapters copied into the Nero `chpl` box of moov/udta as
 /// ffmpeg 5.1's `-c copy out.mp4` writes it (its udta, tags and chpl, byte for byte), read back
 /// by ffprobe as the source's chapters, from MP4 and Matroska inputs, copied and re-encoded, and
-/// in a fragmented MP4's moov as ffmpeg's fragmented muxer writes it.
+/// in a fragmented MP4's moov as ffmpeg's fragmented muxer writes it; and the QuickTime chapter
+/// track (a text track, `tref/chap` from every other track) as ffmpeg writes it beside chpl.
 @Suite struct MP4ChaptersTests {
+    /// A stream copy of video and sound with chapters: the chapter track (the last trak), each
+    /// media track's tref, udta and mvhd are ffmpeg's `-c copy` byte for byte (movie timescale
+    /// 1000, as ffmpeg's); ffprobe reads the source's chapters back; Chromium still plays it.
+    @Test func chapterTrackIsFFmpegsByteForByte() throws {
+        let dir = CLI.tempDir()
+        let input = try MovieTagsMedia.taggedWithSound("tagged.mp4", in: dir)
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-c", "copy", "-fflags", "+bitexact", dir + "/ffmpeg.mp4"])
+        try #require(r.status == 0, "\(r.stderr)")
+        try MovieTagsMedia.run("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } },
+                     "mux": { "type": "mp4", "params": { "path": "copy.mp4", "faststart": false, "timescale": 1000 } } },
+          "chains": [["in.video", "mux.video"], ["in.audio", "mux.audio"]] }
+        """, in: dir)
+        let ours = dir + "/copy.mp4", theirs = dir + "/ffmpeg.mp4"
+        let traks = MovieBoxes.boxes(ours, ["moov", "trak"]), theirTraks = MovieBoxes.boxes(theirs, ["moov", "trak"])
+        #expect(traks.count == 3 && traks.last == theirTraks.last, "chapter trak: ours \(traks.last?.count ?? 0) bytes, ffmpeg's \(theirTraks.last?.count ?? 0)")
+        let trefs = MovieBoxes.boxes(ours, ["moov", "trak", "tref"])
+        #expect(trefs.count == 2 && trefs == MovieBoxes.boxes(theirs, ["moov", "trak", "tref"]), "\(trefs)")
+        #expect(MovieBoxes.boxes(ours, ["moov", "mvhd"]) == MovieBoxes.boxes(theirs, ["moov", "mvhd"]))
+        #expect(MP4TagsTests.udta(ours) == MP4TagsTests.udta(theirs))
+        let source = try MovieTagsMedia.probedChapters(input)
+        let read = try MovieTagsMedia.probedChapters(ours)
+        #expect(source.count == 2 && read == source, "\(read) \(source)")
+        #expect(try MovieTagsMedia.decodesSilently(ours))
+        let play = try CLI.run(CLI.root + "/../shared/tools/browser-play", [ours, "--min-frames", "10"])
+        #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
+    }
+
+    /// A file whose chapters are only in its chapter track (ffmpeg's `-movflags +disable_chpl`):
+    /// filesrc reads them (libavformat reads the track), and the copy has them.
+    @Test func chaptersOnlyInTheChapterTrackAreRead() throws {
+        let dir = CLI.tempDir()
+        let input = try MovieTagsMedia.taggedWithSound("nochpl.mp4", in: dir, movflags: "+disable_chpl")
+        #expect(!String(decoding: MP4TagsTests.udta(input), as: UTF8.self).contains("chpl"))
+        try MovieTagsMedia.run("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } },
+                     "mux": { "type": "mp4", "params": { "path": "copy.mov" } } },
+          "chains": [["in.video", "mux.video"], ["in.audio", "mux.audio"]] }
+        """, in: dir)
+        let source = try MovieTagsMedia.probedChapters(input)
+        let read = try MovieTagsMedia.probedChapters(dir + "/copy.mov")
+        #expect(source.count == 2 && read == source, "\(read) \(source)")
+    }
+
     @Test(arguments: ["mp4", "mkv"])
     func chaptersAreFFmpegsChplByteForByte(_ inputExt: String) throws {
         let dir = CLI.tempDir()

@@ -38,6 +38,13 @@ enum MovieTagsMedia {
         return dir + "/" + name
     }
 
+    /// ffmpeg's file with every tag and both chapters, of H.264 video and AAC sound (its chapter
+    /// track and chpl; `movflags` e.g. +disable_chpl).
+    static func taggedWithSound(_ name: String, in dir: String, movflags: String? = nil) throws -> String {
+        try tagged(name, in: dir, input: ["-f", "lavfi", "-i", "testsrc=size=64x48:d=0.4 [out0]; sine=d=0.4 [out1]"],
+                   codec: ["-c:v", "libx264", "-c:a", "aac"] + (movflags.map { ["-movflags", $0] } ?? []))
+    }
+
     /// Runs a graph file written from `json` in `dir`.
     static func run(_ json: String, in dir: String, name: String = "g.json") throws {
         let r = try CLI.mediagraph("run", "--quiet", CLI.writeGraph(json, in: dir, name: name))

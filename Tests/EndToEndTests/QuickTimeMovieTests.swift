@@ -152,6 +152,28 @@ import Testing
 
 /// Boxes of a QuickTime movie read for comparison.
 enum MovieBoxes {
+    /// Every box found by descending from the top level along `trail` (e.g. moov, trak, tref:
+    /// each track's tref), whole with its header, in file order.
+    static func boxes(_ path: String, _ trail: [String]) -> [[UInt8]] {
+        let d = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
+        func u32(_ i: Int) -> Int { Int(d[i]) << 24 | Int(d[i + 1]) << 16 | Int(d[i + 2]) << 8 | Int(d[i + 3]) }
+        var ranges = [0..<d.count]
+        for (level, type) in trail.enumerated() {
+            var found: [Range<Int>] = []
+            for r in ranges {
+                var i = level == 0 ? r.lowerBound : r.lowerBound + 8
+                while i + 8 <= r.upperBound {
+                    let size = u32(i)
+                    guard size >= 8, i + size <= r.upperBound else { break }
+                    if String(decoding: d[(i + 4)..<(i + 8)], as: UTF8.self) == type { found.append(i..<(i + size)) }
+                    i += size
+                }
+            }
+            ranges = found
+        }
+        return ranges.map { Array(d[$0]) }
+    }
+
     /// The sample description (stsd) of the `track`-th trak, whole with its header.
     static func stsd(_ path: String, track: Int) -> [UInt8]? {
         let d = [UInt8](FileManager.default.contents(atPath: path) ?? Data())

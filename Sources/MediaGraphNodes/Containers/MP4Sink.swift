@@ -6,7 +6,7 @@ import MediaGraphMP4
 /// holding media in memory.
 public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferredInput {
     public static let typeInfo = NodeTypeInfo(
-        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); movie tags (title, artist, …) as ffmpeg writes them. A .mov name writes a QuickTime movie as ffmpeg's mov muxer does: H.264, HEVC, ProRes, AAC and PCM sound (no tags or chapters). Appears at its path only when complete.",
+        name: "mp4", doc: "Writes an MP4 (ISO BMFF) file: H.264, HEVC, VP8, VP9, AAC, Opus and MP3 tracks with their colour, aspect, rotation, language and creation time, fast start or fragmented (a .m4a or .m4v name gets the iTunes brand); movie tags (title, artist, …) and chapters (chpl and a QuickTime chapter track) as ffmpeg writes them. A .mov name writes a QuickTime movie as ffmpeg's mov muxer does: H.264, HEVC, ProRes, AAC and PCM sound, tags as QuickTime user data (title, artist, album, date, comment, genre, copyright), chapters. Appears at its path only when complete.",
         category: .sink,
         inputs: [PortSpec("video", .encodedVideo([.h264, .hevc, .vp8, .vp9, .prores]), doc: "a video track (ProRes: .mov only)", repeatable: true, optional: true),
                  PortSpec("audio", .encodedAudio([.aac, .opus, .mp3] + QuickTimePCM.all.map(\.codec)), doc: "an audio track (PCM: .mov only)", repeatable: true, optional: true)],
@@ -41,15 +41,19 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
                                   movieTimescale: p[Self.timescale].map(Int64.init), forceCo64: p[Self.co64],
                                   appleBrand: ["m4a", "m4v"].contains(Self.fileExtension(path)))
         options.quickTime = Self.fileExtension(path) == "mov"
-        (givenTags, removedTags) = try Self.tags(p[Self.metadataParam])
+        (givenTags, removedTags) = try Self.tags(p[Self.metadataParam], quickTime: options.quickTime)
         givenChapters = try ChaptersParam.chapters(p[ChaptersParam.param])
     }
 
     /// The `metadata` object as tags to set (known keys, track and disc as numbers) and keys to
-    /// remove (given as "").
-    static func tags(_ value: JSONValue?) throws -> (set: MP4Tags?, removed: Set<String>) {
+    /// remove (given as ""). A .mov takes only the tags QuickTime user data holds.
+    static func tags(_ value: JSONValue?, quickTime: Bool = false) throws -> (set: MP4Tags?, removed: Set<String>) {
         let pairs = try MovieMetadata.given(value) { name in
-            MP4Tags.keys.contains { $0.name == name.lowercased() } ? nil : "\(MP4Tags.TagError.unknownKey(name))"
+            guard MP4Tags.keys.contains(where: { $0.name == name.lowercased() }) else { return "\(MP4Tags.TagError.unknownKey(name))" }
+            guard !quickTime || QuickTimeUserData.names.contains(name.lowercased()) else {
+                return "tag '\(name)' is not written into a .mov (QuickTime user data holds \(QuickTimeUserData.names.joined(separator: ", ")); ffmpeg drops it): name the output .mp4 for it"
+            }
+            return nil
         }
         do {
             let tags = try MP4Tags(pairs.filter { !$0.value.isEmpty })
@@ -85,14 +89,12 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
         options.tags = tags.isEmpty ? nil : tags
         options.chapters = givenChapters ?? MovieMetadata.copiedChapters(feed.formats)
         if options.quickTime {
-            droppedInQuickTime = (options.tags == nil ? [] : ["tags"]) + (options.chapters.isEmpty ? [] : ["chapters"])
-            options.tags = nil
-            options.chapters = []
+            droppedInQuickTime = tags.items.map(\.key.name).filter { !QuickTimeUserData.names.contains($0) }
         }
         return []
     }
 
-    /// What a .mov leaves out (tags, chapters), for the run's notes.
+    /// The input's tags a .mov cannot hold (composer, track, …), for the run's notes.
     var droppedInQuickTime: [String] = []
 
     /// Codecs the container chosen by the name cannot hold, refused when the graph is checked.
@@ -126,7 +128,7 @@ public final class MP4Sink: RegisteredNode, EndsBeforeItsInputs, WaitsForPreferr
     public var hasEnded: Bool { feed.hasEnded }
     public func ends(whenInputsEnd inputsEnd: [Bool]) -> Bool { feed.ends(whenInputsEnd: inputsEnd) }
     public var runNotes: [String] {
-        feed.runNotes + (droppedInQuickTime.isEmpty ? [] : ["'\(path)': the input's \(droppedInQuickTime.joined(separator: " and ")) are not written into a .mov (QuickTime keeps them in atoms MediaGraph does not write)"])
+        feed.runNotes + (droppedInQuickTime.isEmpty ? [] : ["'\(path)': the input's tags \(droppedInQuickTime.joined(separator: ", ")) are not written into a .mov (QuickTime user data holds \(QuickTimeUserData.names.joined(separator: ", ")); ffmpeg drops them too)"])
     }
     public func finish(output: NodeOutput) throws { try feed.muxer?.finish() }
     public func abort() { feed.muxer?.cancel() }
