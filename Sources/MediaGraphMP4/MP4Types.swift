@@ -73,12 +73,13 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var appleBrand: Bool
     /// Movie tags (title, artist, …) written in moov/udta as ffmpeg writes `-metadata`.
     public var tags: MP4Tags?
-    /// Chapters, written as the Nero `chpl` box in moov/udta.
+    /// Chapters, written as the Nero `chpl` box in moov/udta and, in a normal (not fragmented)
+    /// file, as a QuickTime chapter track (a `text` track and a `tref/chap` in every track).
     public var chapters: [Chapter] = []
     /// A QuickTime movie (.mov) as ffmpeg's mov muxer writes one: brand `qt  `, a `wide` atom
     /// in front of the media, QuickTime handler references, QuickTime sample descriptions
-    /// (ProRes, PCM sound, AAC in a `wave` atom). Tags are not written (QuickTime keeps them
-    /// in a form of its own).
+    /// (ProRes, PCM sound, AAC in a `wave` atom), tags as QuickTime user data atoms
+    /// (`QuickTimeUserData`: those of `tags` it holds).
     public var quickTime = false
 
     public init(fastStart: Bool = true, fragmented: Bool = false, fragmentDuration: Double = 1.0,
