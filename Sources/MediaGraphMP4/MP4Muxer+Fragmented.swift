@@ -63,12 +63,16 @@ extension MP4Muxer {
         var w = ByteWriter(capacity: 256)
         var sizeField = 0
         w.box("mfra") { w in
-            for (i, t) in tracks.enumerated() where i < randomAccess.count && !randomAccess[i].isEmpty {
+            var indexed = tracks.indices.compactMap { i in
+                i < randomAccess.count && !randomAccess[i].isEmpty ? (tracks[i].description.id, randomAccess[i]) : nil
+            }
+            if let chapterRandomAccess { indexed.append((tracks.count + 1, [chapterRandomAccess])) }
+            for (id, points) in indexed {
                 w.fullBox("tfra", version: 1, flags: 0) { w in
-                    w.u32(UInt32(t.description.id))
+                    w.u32(UInt32(id))
                     w.u32(0) // traf, trun and sample numbers in one byte each
-                    w.u32(UInt32(randomAccess[i].count))
-                    for p in randomAccess[i] {
+                    w.u32(UInt32(points.count))
+                    for p in points {
                         w.u64(UInt64(max(0, p.time)))
                         w.u64(p.moofOffset)
                         w.u8(UInt8(p.trafNumber))
@@ -143,7 +147,8 @@ extension MP4Muxer {
             let ftyp = MovieBox.ftyp(codecs: tracks.map(\.description.codec), fragmented: true, apple: options.appleBrand)
             let moov = MovieBox.moov(tracks: summaries(movieTimescale: mts, fragmented: true), movieTimescale: mts,
                                      chunkBase: 0, co64: options.forceCo64, rotation: options.rotation, fragmented: true,
-                                     tags: options.tags, chapters: options.chapters)
+                                     tags: options.tags, chapters: options.chapters, chapterTrack: chapterTrack,
+                                     appleBrand: options.appleBrand)
             if let file {
                 try file.write(ftyp)
                 try file.write(moov)
@@ -176,6 +181,9 @@ extension MP4Muxer {
                     }
                 }
             }
+            if fragmentSequence == 0, let chapterTrack {
+                offsetFields.append(chapterFragment(&w, chapterTrack))
+            }
         }
         let moofSize = w.count
         for (field, start) in offsetFields { w.patchU32(at: field, UInt32(moofSize + 8 + start)) }
@@ -193,12 +201,40 @@ extension MP4Muxer {
                 randomAccess[run.track].append(RandomAccessPoint(time: time, moofOffset: moofOffset, trafNumber: k + 1))
             }
         }
+        // the chapter track's one fragment, its traf after the media's
+        if fragmentSequence == 0, chapterTrack != nil {
+            chapterRandomAccess = RandomAccessPoint(time: 0, moofOffset: moofOffset, trafNumber: runs.count + 1)
+        }
         w.u32(UInt32(fragmentData.count + 8))
         w.fourCC("mdat")
         try file.write(w.bytes)
         try file.write(fragmentData)
         try file.flush()
         fragmentSequence += 1
+    }
+
+    /// The chapter track's traf in the first fragment, after the media's, with its samples at the
+    /// end of that fragment's media data, as ffmpeg writes them; returns the trun's data offset
+    /// field and where its data starts in `fragmentData`.
+    func chapterFragment(_ w: inout ByteWriter, _ c: ChapterTrack) -> (Int, Int) {
+        let start = fragmentData.count
+        for s in c.samples { fragmentData.append(contentsOf: s.bytes) }
+        var field = 0
+        w.box("traf") { w in
+            w.fullBox("tfhd", version: 0, flags: 0x02_0000) { $0.u32(UInt32(tracks.count + 1)) }
+            w.fullBox("tfdt", version: 1, flags: 0) { $0.u64(0) }
+            w.fullBox("trun", version: 0, flags: 0x001 | 0x100 | 0x200 | 0x400) { w in
+                w.u32(UInt32(c.samples.count))
+                field = w.count
+                w.u32(0) // data_offset, patched with the others
+                for (s, delta) in zip(c.samples, c.deltas) {
+                    w.u32(UInt32(clamping: delta))
+                    w.u32(UInt32(s.bytes.count))
+                    w.u32(0x0200_0000) // every one a sync sample
+                }
+            }
+        }
+        return (field, start)
     }
 
     /// styp in front of each fragment handed to a receiver: a media segment (msdh) that can be

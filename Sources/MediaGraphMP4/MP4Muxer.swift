@@ -43,7 +43,9 @@ public final class MP4Muxer {
     /// Bytes in the chunk being written (a QuickTime movie's chunks are bounded by size).
     var chunkBytes = 0
     var scratch: [UInt8] = []
-    /// The QuickTime chapter track (normal mode), whose samples open the media data.
+    /// The QuickTime chapter track of a file: its samples open the media data (normal mode) or
+    /// the first fragment's (fragmented); none in pieces for a receiver (HLS, DASH), as ffmpeg's
+    /// hls and dash muxers write none.
     var chapterTrack: ChapterTrack?
     // fragmented mode
     var leadTrack = 0
@@ -60,6 +62,8 @@ public final class MP4Muxer {
     var fragmentData: [UInt8] = []
     /// Where each track's fragments start with a sync sample, for the closing mfra box.
     var randomAccess: [[RandomAccessPoint]] = []
+    /// Where the chapter track's samples are (the first fragment), for mfra.
+    var chapterRandomAccess: RandomAccessPoint?
 
     /// Opens the output (an unnamed or hidden temporary beside `path` in normal mode): an
     /// unwritable directory fails here.
@@ -67,7 +71,7 @@ public final class MP4Muxer {
         try Self.check(options)
         self.path = path
         self.options = options
-        chapterTrack = options.fragmented ? nil : ChapterTrack(options.chapters)
+        chapterTrack = ChapterTrack(options.chapters)
         let nameStart = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
         guard !path[nameStart...].isEmpty else { throw MP4MuxerError.invalidOption("output path \(path) names a directory, not a file") }
         do {

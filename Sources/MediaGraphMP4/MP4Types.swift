@@ -73,8 +73,8 @@ public struct MP4MuxerOptions: Sendable, Equatable {
     public var appleBrand: Bool
     /// Movie tags (title, artist, …) written in moov/udta as ffmpeg writes `-metadata`.
     public var tags: MP4Tags?
-    /// Chapters, written as the Nero `chpl` box in moov/udta and, in a normal (not fragmented)
-    /// file, as a QuickTime chapter track (a `text` track and a `tref/chap` in every track).
+    /// Chapters, written as the Nero `chpl` box in moov/udta and, in a file (not in pieces for a
+    /// receiver), as a QuickTime chapter track (a `text` track and a `tref/chap` in every track).
     public var chapters: [Chapter] = []
     /// A QuickTime movie (.mov) as ffmpeg's mov muxer writes one: brand `qt  `, a `wide` atom
     /// in front of the media, QuickTime handler references, QuickTime sample descriptions

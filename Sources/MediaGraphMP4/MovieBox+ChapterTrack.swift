@@ -6,9 +6,11 @@ extension MovieBox {
     ///   - id: its track ID (after every media track).
     ///   - chunkBase: file offset of mdat's first byte, where the chapter samples are.
     ///   - created: the movie's creation time (MP4 epoch).
+    ///   - fragmented: no edit list, durations 0 and empty sample tables (the samples are in the
+    ///     first fragment, `chapterFragment`).
     static func chapterTrak(_ w: inout ByteWriter, _ c: ChapterTrack, id: Int, movieTimescale: Int64, chunkBase: UInt64,
-                            co64: Bool, created: UInt64, quickTime: Bool, bitrateBox: Bool) {
-        let duration = movieTicks(c.presentedDuration, movieTimescale: movieTimescale)
+                            co64: Bool, created: UInt64, quickTime: Bool, bitrateBox: Bool, fragmented: Bool = false) {
+        let duration = fragmented ? 0 : movieTicks(c.presentedDuration, movieTimescale: movieTimescale)
         w.box("trak") { w in
             let v1 = duration > Int64(UInt32.max) || created > UInt64(UInt32.max)
             w.fullBox("tkhd", version: v1 ? 1 : 0, flags: 2) { w in // in the movie, not enabled: not shown as a track
@@ -21,15 +23,17 @@ extension MovieBox {
                 matrix(&w, rotation: 0, width: 0, height: 0)
                 w.u32(0); w.u32(0) // no picture
             }
-            w.box("edts") { w in
-                let v1 = duration > Int64(Int32.max)
-                w.fullBox("elst", version: v1 ? 1 : 0, flags: 0) { w in
-                    w.u32(1)
-                    edit(&w, v1, duration, 0)
+            if !fragmented {
+                w.box("edts") { w in
+                    let v1 = duration > Int64(Int32.max)
+                    w.fullBox("elst", version: v1 ? 1 : 0, flags: 0) { w in
+                        w.u32(1)
+                        edit(&w, v1, duration, 0)
+                    }
                 }
             }
             w.box("mdia") { w in
-                let mediaDuration = c.presentedDuration
+                let mediaDuration = fragmented ? 0 : c.presentedDuration
                 let mv1 = mediaDuration > Int64(UInt32.max) || created > UInt64(UInt32.max)
                 w.fullBox("mdhd", version: mv1 ? 1 : 0, flags: 0) { w in
                     times(&w, mv1, created)
@@ -57,9 +61,27 @@ extension MovieBox {
                             w.fullBox("url ", version: 0, flags: 1) { _ in }
                         }
                     }
-                    chapterSampleTable(&w, c, chunkBase: chunkBase, co64: co64, bitrateBox: bitrateBox)
+                    if fragmented {
+                        emptySampleTable(&w)
+                    } else {
+                        chapterSampleTable(&w, c, chunkBase: chunkBase, co64: co64, bitrateBox: bitrateBox)
+                    }
                 }
             }
+        }
+    }
+
+    /// A fragmented file's: the sample description, and no samples.
+    private static func emptySampleTable(_ w: inout ByteWriter) {
+        w.box("stbl") { w in
+            w.fullBox("stsd", version: 0, flags: 0) { w in
+                w.u32(1)
+                textSampleEntry(&w, bitrate: 0)
+            }
+            w.fullBox("stts", version: 0, flags: 0) { $0.u32(0) }
+            w.fullBox("stsc", version: 0, flags: 0) { $0.u32(0) }
+            w.fullBox("stsz", version: 0, flags: 0) { $0.u32(0); $0.u32(0) }
+            w.fullBox("stco", version: 0, flags: 0) { $0.u32(0) }
         }
     }
 

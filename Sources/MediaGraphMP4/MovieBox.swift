@@ -88,13 +88,14 @@ enum MovieBox {
             }
             if let chapterTrack, let chapterTrackID {
                 chapterTrak(&w, chapterTrack, id: chapterTrackID, movieTimescale: movieTimescale, chunkBase: chunkBase,
-                            co64: co64, created: created, quickTime: quickTime, bitrateBox: !quickTime && !appleBrand)
+                            co64: co64, created: created, quickTime: quickTime, bitrateBox: !quickTime && !appleBrand,
+                            fragmented: fragmented)
             }
             if fragmented {
                 w.box("mvex") { w in
-                    for t in tracks {
+                    for id in tracks.map(\.description.id) + (chapterTrackID.map { [$0] } ?? []) {
                         w.fullBox("trex", version: 0, flags: 0) { w in
-                            w.u32(UInt32(t.description.id))
+                            w.u32(UInt32(id))
                             w.u32(1) // sample description index
                             w.u32(0); w.u32(0); w.u32(0)
                         }

@@ -79,7 +79,9 @@ import Testing
         #expect(MP4TagsTests.udta(dir + "/transcoded.mp4") == ours)
     }
 
-    @Test func fragmentedMP4sMoovHasFFmpegsChpl() throws {
+    /// A fragmented MP4: ffmpeg's chpl and chapter track in the moov, the chapter samples in a
+    /// traf of the first fragment; ffprobe reads the chapters back.
+    @Test func fragmentedMP4sMoovHasFFmpegsChplAndChapterTrack() throws {
         let dir = CLI.tempDir()
         let input = try MovieTagsMedia.tagged("tagged.mp4", in: dir)
         let r = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-c", "copy", "-fflags", "+bitexact",
@@ -92,6 +94,17 @@ import Testing
         """, in: dir)
         let ours = MP4TagsTests.udta(dir + "/frag.mp4")
         #expect(ours.count > 200 && ours == MP4TagsTests.udta(dir + "/ffmpeg-frag.mp4"))
+        // the chapter track in the moov (its samples in the first fragment), and the video's tref
+        let traks = MovieBoxes.boxes(dir + "/frag.mp4", ["moov", "trak"]), theirTraks = MovieBoxes.boxes(dir + "/ffmpeg-frag.mp4", ["moov", "trak"])
+        #expect(traks.count == 2 && traks.last == theirTraks.last, "chapter trak: ours \(traks.last?.count ?? 0) bytes, ffmpeg's \(theirTraks.last?.count ?? 0)")
+        let trefs = MovieBoxes.boxes(dir + "/frag.mp4", ["moov", "trak", "tref"])
+        #expect(trefs.count == 1 && trefs == MovieBoxes.boxes(dir + "/ffmpeg-frag.mp4", ["moov", "trak", "tref"]))
+        #expect(MovieBoxes.boxes(dir + "/frag.mp4", ["moof", "traf"]).count == 2)
+        // mfra indexes the chapter track too, as ffmpeg's does
+        let tfra = MovieBoxes.boxes(dir + "/frag.mp4", ["mfra", "tfra"])
+        #expect(tfra.count == 2 && tfra.count == MovieBoxes.boxes(dir + "/ffmpeg-frag.mp4", ["mfra", "tfra"]).count)
+        let play = try CLI.run(CLI.root + "/../shared/tools/browser-play", [dir + "/frag.mp4", "--min-frames", "10"])
+        #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
         let read = try MovieTagsMedia.probedChapters(dir + "/frag.mp4"), source = try MovieTagsMedia.probedChapters(input)
         #expect(source.count == 2 && read == source, "\(read) \(source)")
         #expect(try MovieTagsMedia.decodesSilently(dir + "/frag.mp4"))
