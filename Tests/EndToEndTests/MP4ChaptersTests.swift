@@ -35,6 +35,28 @@ import Testing
         #expect(play.status == 0, "browser-play: \(play.out) \(play.stderr)")
     }
 
+    /// Sound alone into an .m4a (ffmpeg's ipod muxer): the chapter track has no btrt there, and
+    /// it, the sound's tref, mvhd and udta are ffmpeg's `-c copy` byte for byte.
+    @Test func chapterTrackInM4AIsFFmpegs() throws {
+        let dir = CLI.tempDir()
+        let input = try MovieTagsMedia.taggedWithSound("tagged.mp4", in: dir)
+        let r = try CLI.run("ffmpeg", ["-v", "error", "-i", input, "-map", "0:a", "-c", "copy", "-fflags", "+bitexact", dir + "/ffmpeg.m4a"])
+        try #require(r.status == 0, "\(r.stderr)")
+        try MovieTagsMedia.run("""
+        { "nodes": { "in": { "type": "filesrc", "params": { "path": "\(input)" } },
+                     "mux": { "type": "mp4", "params": { "path": "copy.m4a", "faststart": false, "timescale": 1000 } } },
+          "chains": [["in.audio", "mux.audio"]] }
+        """, in: dir)
+        let ours = dir + "/copy.m4a", theirs = dir + "/ffmpeg.m4a"
+        let traks = MovieBoxes.boxes(ours, ["moov", "trak"]), theirTraks = MovieBoxes.boxes(theirs, ["moov", "trak"])
+        #expect(traks.count == 2 && traks.last == theirTraks.last, "chapter trak: ours \(traks.last?.count ?? 0) bytes, ffmpeg's \(theirTraks.last?.count ?? 0)")
+        #expect(MovieBoxes.boxes(ours, ["moov", "trak", "tref"]) == MovieBoxes.boxes(theirs, ["moov", "trak", "tref"]))
+        for box in ["mvhd", "udta"] { #expect(MovieBoxes.boxes(ours, ["moov", box]) == MovieBoxes.boxes(theirs, ["moov", box]), "\(box)") }
+        let read = try MovieTagsMedia.probedChapters(ours)
+        let theirRead = try MovieTagsMedia.probedChapters(theirs)
+        #expect(read.count == 2 && read == theirRead, "\(read)")
+    }
+
     /// A file whose chapters are only in its chapter track (ffmpeg's `-movflags +disable_chpl`):
     /// filesrc reads them (libavformat reads the track), and the copy has them.
     @Test func chaptersOnlyInTheChapterTrackAreRead() throws {
