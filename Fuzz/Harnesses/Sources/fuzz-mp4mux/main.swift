@@ -6,7 +6,8 @@ import MediaGraphMP4
 /// The MP4 muxer fed packets whose timestamps, durations, sizes and payloads come from the
 /// input, converted from a fuzzed time base the way the mp4 sink does (`MediaTime.rescale`).
 /// Tracks are H.264 or HEVC (configuration given, or found in the first packet's own NAL units),
-/// VP9 or AAC; the layout options (fast start, fragmented, co64, rotation) come from the input too.
+/// VP9 or AAC; the layout options (fast start, fragmented, co64, rotation, QuickTime) and chapters
+/// come from the input too.
 /// Every input ends with a complete file or an error, and never leaves a temporary file behind.
 let directory: String = {
     var template = Array("\(NSTemporaryDirectory())/mediagraph-fuzz-mp4-XXXXXX".utf8CString)
@@ -49,9 +50,20 @@ struct TrackPlan {
 public func fuzzMuxer(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = InputBytes(bytes: UnsafeBufferPointer(start: data, count: size))
     let flags = input.u8()
-    let options = MP4MuxerOptions(fastStart: flags & 1 != 0, fragmented: flags & 2 != 0,
+    var options = MP4MuxerOptions(fastStart: flags & 1 != 0, fragmented: flags & 2 != 0,
                                   fragmentDuration: Double(1 + input.u8() % 8) / 4, rotation: Int(flags >> 3 & 3) * 90,
                                   forceCo64: flags & 4 != 0, chunkDuration: Double(1 + input.u8() % 8) / 4)
+    // a QuickTime movie (never fragmented: the muxer refuses that), and chapters as a hostile file
+    // could bring them (any times and time base, untitled, titles of any bytes)
+    options.quickTime = flags & 0x40 != 0 && !options.fragmented
+    if flags & 0x20 != 0 {
+        options.chapters = (0..<Int(input.u8() % 4)).map { _ in
+            let start = input.i64(), end = input.i64(), den = Int64(max(1, input.u32()))
+            let length = Int(input.u8())
+            return Chapter(start: start, end: end, timeBase: Rational(1, den),
+                           title: length == 255 ? nil : String(decoding: input.take(length), as: UTF8.self))
+        }
+    }
     guard let muxer = try? MP4Muxer(path: outputPath, options: options) else { fatalError("cannot open \(outputPath)") }
     var tracks: [TrackPlan] = []
     for _ in 0..<(1 + Int(input.u8() % 2)) {
