@@ -32,7 +32,7 @@ public final class CropDetectNode: RegisteredNode, VideoNode {
     let reset: Int
     let maxOutliers: Int
     let path: String?
-    var file: OutputFile?
+    var file: JSONListFile?
     var limit = 0
     var wide = false
     var frameNumber: Int
@@ -71,10 +71,7 @@ public final class CropDetectNode: RegisteredNode, VideoNode {
     }
 
     public func start() throws {
-        if let path {
-            file = try OutputFile(path: path)
-            try file!.write("[")
-        }
+        if let path { file = try JSONListFile(path: path) }
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
@@ -146,7 +143,7 @@ public final class CropDetectNode: RegisteredNode, VideoNode {
         lastLine = "x1:\(x1) x2:\(x2) y1:\(y1) y2:\(y2) w:\(cw) h:\(ch) x:\(x) y:\(y) pts:\(pts == BufferMetadata.noTime ? "NOPTS" : String(pts)) t:\(String(format: "%f", seconds)) crop=\(cw):\(ch):\(x):\(y)"
         if crop != lastCrop {
             if let file {
-                try file.write("\(changes == 0 ? "" : ",")\n  {\"time\": \(seconds), \"w\": \(cw), \"h\": \(ch), \"x\": \(x), \"y\": \(y), \"crop\": \"\(cw):\(ch):\(x):\(y)\"}")
+                try file.append("\"time\": \(seconds), \"w\": \(cw), \"h\": \(ch), \"x\": \(x), \"y\": \(y), \"crop\": \"\(cw):\(ch):\(x):\(y)\"")
             }
             changes += 1
             lastCrop = crop
@@ -154,9 +151,7 @@ public final class CropDetectNode: RegisteredNode, VideoNode {
     }
 
     public func finish(output: NodeOutput) throws {
-        guard let file else { return }
-        try file.write(changes == 0 ? "]\n" : "\n]\n")
-        try file.commit()
+        try file?.finish()
     }
 
     public func abort() { file?.discard() }

@@ -21,7 +21,7 @@ final class DetectedSpans {
     /// A span's line in the notes from its channel and its start, end and duration as ffmpeg
     /// prints times: each detector words it as ffmpeg's log line does.
     let noteLine: (_ channel: Int?, _ start: String, _ end: String, _ duration: String) -> String
-    private var file: OutputFile?
+    private var file: JSONListFile?
     private(set) var count = 0
     private var noteLines: [String] = []
 
@@ -33,9 +33,7 @@ final class DetectedSpans {
     }
 
     func start() throws {
-        guard let path else { return }
-        file = try OutputFile(path: path)
-        try file!.write("[")
+        if let path { file = try JSONListFile(path: path) }
     }
 
     /// A span from `start` to `end` ticks of `timeBase`; `channel` (from 0) for per-channel spans.
@@ -43,7 +41,7 @@ final class DetectedSpans {
         let s = Self.seconds(start, timeBase), e = Self.seconds(end, timeBase), d = Self.seconds(end - start, timeBase)
         if let file {
             let ch = channel.map { "\"channel\": \($0), " } ?? ""
-            try file.write("\(count == 0 ? "" : ",")\n  {\(ch)\"start\": \(Self.json(s)), \"end\": \(Self.json(e)), \"duration\": \(Self.json(d))}")
+            try file.append("\(ch)\"start\": \(Self.json(s)), \"end\": \(Self.json(e)), \"duration\": \(Self.json(d))")
         }
         if noteLines.count < Self.noteLimit {
             noteLines.append(noteLine(channel, Self.ffmpegTime(s), Self.ffmpegTime(e), Self.ffmpegTime(d)))
@@ -52,9 +50,7 @@ final class DetectedSpans {
     }
 
     func finish() throws {
-        guard let file else { return }
-        try file.write(count == 0 ? "]\n" : "\n]\n")
-        try file.commit()
+        try file?.finish()
     }
 
     func abort() { file?.discard() }

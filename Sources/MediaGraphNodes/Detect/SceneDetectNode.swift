@@ -28,7 +28,7 @@ public final class SceneDetectNode: RegisteredNode, VideoNode {
     let threshold: Double
     let changesOnly: Bool
     let path: String?
-    var file: OutputFile?
+    var file: JSONListFile?
     var bitDepth = 8
     /// Bytes (8-bit) or samples (10-bit) a row of the compared plane.
     var rowLength = 0
@@ -53,10 +53,7 @@ public final class SceneDetectNode: RegisteredNode, VideoNode {
     }
 
     public func start() throws {
-        if let path {
-            file = try OutputFile(path: path)
-            try file!.write("[")
-        }
+        if let path { file = try JSONListFile(path: path) }
     }
 
     public func process(frame: consuming VideoFrame, input: Int, output: NodeOutput) throws {
@@ -86,7 +83,7 @@ public final class SceneDetectNode: RegisteredNode, VideoNode {
     func report(score: Double, pts: Int64, timeBase: Rational) throws {
         let seconds = pts == BufferMetadata.noTime ? Double.nan : Double(pts) * Double(timeBase.num) / Double(timeBase.den)
         if let file {
-            try file.write("\(changes == 0 ? "" : ",")\n  {\"time\": \(seconds.isFinite ? "\(seconds)" : "null"), \"score\": \(score)}")
+            try file.append("\"time\": \(seconds.isFinite ? "\(seconds)" : "null"), \"score\": \(score)")
         }
         if noteLines.count < Self.noteLimit {
             // ffmpeg's log line: the score to 3 decimals, the time as av_ts2timestr prints it
@@ -98,9 +95,7 @@ public final class SceneDetectNode: RegisteredNode, VideoNode {
 
     public func finish(output: NodeOutput) throws {
         previous = nil
-        guard let file else { return }
-        try file.write(changes == 0 ? "]\n" : "\n]\n")
-        try file.commit()
+        try file?.finish()
     }
 
     public func abort() {
